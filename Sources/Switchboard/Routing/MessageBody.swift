@@ -1,0 +1,92 @@
+import Foundation
+
+/// The loosely typed body of a message, as `WKScriptMessage.body` or
+/// `JSONSerialization` gives it, or as a ``JSONValue``.
+///
+/// The body is decoded on demand, straight from the tree it holds (no
+/// re-serialisation): ``decode(_:options:)`` for the whole body,
+/// ``decode(_:at:options:)`` for an extra payload under one key (Poq's
+/// `customData`).
+public struct MessageBody: @unchecked Sendable {
+    // `@unchecked`: a Foundation body is a JSON tree (strings, numbers, NSNull,
+    // arrays, dictionaries) that Switchboard only reads and never mutates; the
+    // caller hands it over with the message and must not mutate a mutable
+    // container it passed afterwards. A `JSONValue` body is Sendable in itself.
+    enum Storage {
+        case absent
+        case foundation(Any)
+        case json(JSONValue)
+    }
+
+    let storage: Storage
+
+    /// A message with no body at all (`postMessage()` with no argument, or no `"body"` key).
+    public static let absent = MessageBody(storage: .absent)
+
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Wraps a Foundation tree; `nil` means the body is absent.
+    /// - Parameter value: what `WKScriptMessage.body` or `JSONSerialization.jsonObject` returned.
+    public init(_ value: Any?) {
+        if let value {
+            storage = .foundation(value)
+        } else {
+            storage = .absent
+        }
+    }
+
+    /// Wraps a ``JSONValue``.
+    public init(json: JSONValue) {
+        storage = .json(json)
+    }
+
+    /// Whether the message came without a body.
+    public var isAbsent: Bool {
+        if case .absent = storage { return true }
+        return false
+    }
+
+    /// The body as a Foundation tree, or `nil` when absent.
+    public var foundationValue: Any? {
+        switch storage {
+        case .absent: return nil
+        case .foundation(let value): return value
+        case .json(let value): return value.foundationValue
+        }
+    }
+
+    /// Decodes the whole body as `T`.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - options: decoding options (lenient numbers, depth limit).
+    /// - Returns: the decoded value.
+    /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, options: DecodingOptions = DecodingOptions())
+        throws(BodyDecodingError) -> T
+    {
+        let decoder = BodyDecoder(options: options)
+        switch storage {
+        case .absent: return try decoder.decode(type, from: nil)
+        case .foundation(let value): return try decoder.decode(type, from: value)
+        case .json(let value): return try decoder.decode(type, from: value)
+        }
+    }
+
+    /// Decodes the value under `key` in an object body as `T`; errors name the
+    /// path from the root (`body.customData.isPersonalisable`).
+    ///
+    /// A missing key, or a body that is not an object, decodes as `nil` when `T`
+    /// is optional, as in `decodeIfPresent`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, at key: String, options: DecodingOptions = DecodingOptions())
+        throws(BodyDecodingError) -> T
+    {
+        let decoder = BodyDecoder(options: options)
+        switch storage {
+        case .absent: return try decoder.decode(type, from: nil, at: key)
+        case .foundation(let value): return try decoder.decode(type, from: value, at: key)
+        case .json(let value): return try decoder.decode(type, from: value, at: key)
+        }
+    }
+}

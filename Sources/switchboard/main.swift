@@ -1,0 +1,1 @@
+print("switchboard: not yet built")
