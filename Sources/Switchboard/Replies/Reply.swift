@@ -1,0 +1,67 @@
+import Foundation
+
+/// A single-use handle through which a responder answers one request.
+///
+/// Call it once with a `Result`, as InAppStory's `complete` closure:
+/// ```swift
+/// router.respond(to: ProductCartUpdate.self) { request, reply in
+///     reply(.success(cart.set(request.offer)))
+/// }
+/// ```
+/// The handle may be stored and completed later, from any thread. It is
+/// single-use by construction: a second completion is ignored and reported to
+/// diagnostics as a duplicate (or late) reply, never a crash. Releasing the last
+/// reference without replying resolves the caller with
+/// ``RequestFailure/dropped(_:)``, so no caller waits forever.
+public final class Reply<Value: Encodable & Sendable>: Sendable {
+    let state: ReplyState
+
+    init(state: ReplyState) {
+        self.state = state
+    }
+
+    deinit {
+        state.handleReleased()
+    }
+
+    /// The channel of the request this handle answers.
+    public var channel: Channel { state.channel }
+
+    /// Whether the caller has been resolved already (replied, dropped or timed out).
+    public var isResolved: Bool { state.isResolved }
+
+    /// Completes the request with a value or an error.
+    /// - Parameter result: the reply, or the error whose message the caller receives.
+    /// - Returns: `true` when this completion resolved the caller; `false` when the
+    ///   request was already resolved (the call is then reported and ignored).
+    @discardableResult
+    public func callAsFunction(_ result: Result<Value, any Error>) -> Bool {
+        switch result {
+        case .success(let value): return succeed(value)
+        case .failure(let error): return fail(error)
+        }
+    }
+
+    /// Completes the request with a value.
+    /// - Returns: whether this completion resolved the caller.
+    @discardableResult
+    public func succeed(_ value: Value) -> Bool {
+        state.resolve(.success(ReplyValue(value)))
+    }
+
+    /// Completes the request with an error; the caller receives
+    /// ``RequestFailure/responderFailed(_:message:)`` with the error's message.
+    /// - Returns: whether this completion resolved the caller.
+    @discardableResult
+    public func fail(_ error: any Error) -> Bool {
+        state.resolve(.failure(.responderFailed(state.channel, message: errorMessage(error))))
+    }
+}
+
+/// The readable message of an error: its `LocalizedError` description when it has one.
+func errorMessage(_ error: any Error) -> String {
+    if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+        return description
+    }
+    return String(describing: error)
+}

@@ -1,0 +1,111 @@
+import Dispatch
+
+/// The storage that runs one ``ReplyStateMachine`` behind a lock and resolves
+/// the caller outside it. Shared by the ``Reply`` handle, the deadline timer
+/// and the router; the caller's completion runs exactly once.
+final class ReplyState: Sendable {
+    typealias Completion = @Sendable (Result<ReplyValue, RequestFailure>) -> Void
+
+    private struct Inner {
+        var machine = ReplyStateMachine()
+        var completion: Completion?
+        var result: Result<ReplyValue, RequestFailure>?
+    }
+
+    let channel: Channel
+    private let fallback: ReplyValue?
+    private let report: DiagnosticSink
+    private let inner: Locked<Inner>
+
+    init(channel: Channel, fallback: ReplyValue?, report: DiagnosticSink, completion: Completion?) {
+        self.channel = channel
+        self.fallback = fallback
+        self.report = report
+        self.inner = Locked(Inner(completion: completion))
+    }
+
+    /// Whether the caller has been resolved (replied, dropped or timed out).
+    var isResolved: Bool {
+        inner.withLock { $0.machine.phase != .pending }
+    }
+
+    /// How the request was resolved, or `nil` while it is pending.
+    var result: Result<ReplyValue, RequestFailure>? {
+        inner.withLock { $0.result }
+    }
+
+    /// Resolves the caller with a reply or a failure; returns whether this call won.
+    @discardableResult
+    func resolve(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
+        let (action, completion) = inner.withLock { inner -> (ReplyStateMachine.Action, Completion?) in
+            let action = inner.machine.reply()
+            if action == .resolveCaller { inner.result = result }
+            return (action, action == .resolveCaller ? inner.completion.take() : nil)
+        }
+        switch action {
+        case .resolveCaller:
+            completion?(result)
+            return true
+        case .reportIgnoredReply(let after):
+            report.emit(after == .timedOut ? .lateReply(channel) : .duplicateReply(channel))
+            return false
+        case .none:
+            return false
+        }
+    }
+
+    /// The reply handle was released; resolves the caller with ``RequestFailure/dropped(_:)`` if still pending.
+    func handleReleased() {
+        let completion = inner.withLock { inner -> Completion? in
+            guard inner.machine.handleReleased() == .resolveCaller else { return nil }
+            inner.result = .failure(.dropped(channel))
+            return inner.completion.take()
+        }
+        guard let completion else { return }
+        report.emit(.replyDropped(channel))
+        completion(.failure(.dropped(channel)))
+    }
+
+    /// The deadline passed; resolves the caller with the fallback or ``RequestFailure/timedOut(_:after:)``.
+    func deadlinePassed(after deadline: Duration) {
+        let completion = inner.withLock { inner -> Completion? in
+            guard inner.machine.deadlinePassed() == .resolveCaller else { return nil }
+            inner.result = fallback.map { .success($0) } ?? .failure(.timedOut(channel, after: deadline))
+            return inner.completion.take()
+        }
+        guard let completion else { return }
+        report.emit(.deadlinePassed(channel, after: deadline, usedFallback: fallback != nil))
+        if let fallback {
+            completion(.success(fallback))
+        } else {
+            completion(.failure(.timedOut(channel, after: deadline)))
+        }
+    }
+
+    /// Starts the deadline clock, unless the reply is already resolved.
+    func armDeadline(_ deadline: Duration) {
+        guard !isResolved else { return }
+        let nanoseconds = deadline.nanosecondsClamped
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+            self.deadlinePassed(after: deadline)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to what `DispatchTimeInterval` holds.
+    var nanosecondsClamped: Int {
+        let (seconds, attoseconds) = components
+        if seconds <= 0 && attoseconds <= 0 { return 0 }
+        if seconds >= Int64(Int.max / 1_000_000_000) - 1 { return Int.max / 2 }
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    }
+}
+
+extension Optional {
+    /// Returns the wrapped value and leaves `nil` behind.
+    fileprivate mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}

@@ -1,0 +1,47 @@
+/// A reply on its way back to the sender, kept as the responder's typed value
+/// and encoded only when the caller asks for a representation.
+public struct ReplyValue: Sendable, CustomStringConvertible {
+    /// The reply as the responder gave it.
+    public let value: any Encodable & Sendable
+
+    /// Wraps a reply.
+    public init(_ value: any Encodable & Sendable) {
+        self.value = value
+    }
+
+    /// The empty reply (`null`), given to requests on channels that only have event handlers.
+    public static let none = ReplyValue(NoReply())
+
+    /// The reply as a JSON-compatible Foundation tree, as `WKScriptMessageHandlerWithReply` expects.
+    /// - Throws: ``BodyEncodingError`` when the value cannot be represented in JSON.
+    public func foundationObject() throws(BodyEncodingError) -> Any {
+        func encode<T: Encodable>(_ value: T) throws(BodyEncodingError) -> Any {
+            try BodyEncoder().encodeFoundationObject(value)
+        }
+        let encodable: any Encodable = value
+        return try encode(encodable)
+    }
+
+    /// The reply as UTF-8 JSON bytes.
+    /// - Throws: ``BodyEncodingError`` when the value cannot be represented in JSON.
+    public func jsonBytes() throws(BodyEncodingError) -> [UInt8] {
+        func encode<T: Encodable>(_ value: T) throws(BodyEncodingError) -> [UInt8] {
+            try BodyEncoder().encodeJSON(value)
+        }
+        let encodable: any Encodable = value
+        return try encode(encodable)
+    }
+
+    /// The reply's type and, where it encodes, its JSON.
+    public var description: String {
+        if let bytes = try? jsonBytes() {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return "\(type(of: value)) (not encodable)"
+    }
+
+    /// The reply as `type`, when it is of that type.
+    public func value<T>(as type: T.Type) -> T? {
+        value as? T
+    }
+}

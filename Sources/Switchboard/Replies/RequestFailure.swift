@@ -1,0 +1,75 @@
+/// Why a request did not get a reply. Each case is distinct, so a caller can
+/// tell "nobody listens" from "nobody answered in time".
+public enum RequestFailure: Error, Sendable, CustomStringConvertible {
+    /// The channel name is not a valid ``Channel`` name.
+    case invalidChannel(name: String, ChannelNameError)
+    /// No responder (and no handler) is registered for the channel.
+    case noResponder(Channel)
+    /// The body did not decode as the channel's request type.
+    case invalidBody(Channel, BodyDecodingError)
+    /// The responder replied with an error, or threw; the error's message.
+    case responderFailed(Channel, message: String)
+    /// The responder released its ``Reply`` handle without replying.
+    case dropped(Channel)
+    /// The deadline passed before a reply and the channel has no fallback.
+    case timedOut(Channel, after: Duration)
+    /// A middleware stopped the request with an outcome that is not a reply.
+    case stopped(Channel, Outcome)
+    /// The reply could not be encoded for the caller.
+    case unencodableReply(Channel, BodyEncodingError)
+    /// A typed in-process request could not be encoded to a body.
+    case unencodableRequest(Channel, BodyEncodingError)
+
+    /// The channel the request was sent on, when its name was valid.
+    public var channel: Channel? {
+        switch self {
+        case .invalidChannel: return nil
+        case .noResponder(let channel), .invalidBody(let channel, _), .responderFailed(let channel, _),
+            .dropped(let channel), .timedOut(let channel, _), .stopped(let channel, _),
+            .unencodableReply(let channel, _), .unencodableRequest(let channel, _):
+            return channel
+        }
+    }
+
+    /// A short, stable name for the kind of failure (`noResponder`, `timedOut`, …).
+    public var kind: String {
+        switch self {
+        case .invalidChannel: return "invalidChannel"
+        case .noResponder: return "noResponder"
+        case .invalidBody: return "invalidBody"
+        case .responderFailed: return "responderFailed"
+        case .dropped: return "dropped"
+        case .timedOut: return "timedOut"
+        case .stopped: return "stopped"
+        case .unencodableReply: return "unencodableReply"
+        case .unencodableRequest: return "unencodableRequest"
+        }
+    }
+
+    /// A sentence that names the channel and what went wrong.
+    public var message: String {
+        switch self {
+        case .invalidChannel(let name, let problem):
+            return "invalid channel name \(String(reflecting: String(name.prefix(64)))): \(problem)"
+        case .noResponder(let channel):
+            return "\(channel): no responder is registered"
+        case .invalidBody(let channel, let error):
+            return "\(channel): \(error)"
+        case .responderFailed(let channel, let message):
+            return "\(channel): \(message)"
+        case .dropped(let channel):
+            return "\(channel): the responder released its reply handle without replying"
+        case .timedOut(let channel, let after):
+            return "\(channel): no reply within \(after)"
+        case .stopped(let channel, let outcome):
+            return "\(channel): stopped by middleware (\(outcome))"
+        case .unencodableReply(let channel, let error):
+            return "\(channel): the reply could not be encoded: \(error)"
+        case .unencodableRequest(let channel, let error):
+            return "\(channel): the request could not be encoded: \(error)"
+        }
+    }
+
+    /// Same as ``message``.
+    public var description: String { message }
+}

@@ -1,0 +1,52 @@
+/// A message on a channel: what middleware sees and may rewrite.
+public struct Message: Sendable {
+    /// The channel the message is on.
+    public var channel: Channel
+    /// The loosely typed body.
+    public var body: MessageBody
+    /// The caller's correlation id, if it gave one (the CLI's `"id"`); never interpreted.
+    public var id: String?
+
+    /// Creates a message.
+    public init(channel: Channel, body: MessageBody = .absent, id: String? = nil) {
+        self.channel = channel
+        self.body = body
+        self.id = id
+    }
+
+    /// Creates a message with a Foundation body.
+    public init(channel: Channel, body: Any?, id: String? = nil) {
+        self.init(channel: channel, body: MessageBody(body), id: id)
+    }
+
+    /// The body decoded as `type`, when the message is on that event's channel and the body decodes.
+    ///
+    /// Middleware matches on typed events with this:
+    /// ```swift
+    /// if let update = message.event(as: WishlistEntryUpdate.self), update.isWishlisted { … }
+    /// ```
+    public func event<E: Event>(as type: E.Type, options: DecodingOptions = DecodingOptions()) -> E? {
+        guard channel == E.channel else { return nil }
+        return try? body.decode(E.self, options: options)
+    }
+}
+
+/// What a handler receives beside its typed event: the channel and the raw body,
+/// to decode extra payloads the event type does not declare.
+public struct MessageContext: Sendable {
+    /// The message as it reached the handler (after middleware).
+    public let message: Message
+    /// The decoding options of the router.
+    public let options: DecodingOptions
+
+    /// The channel.
+    public var channel: Channel { message.channel }
+    /// The raw body.
+    public var body: MessageBody { message.body }
+
+    /// Decodes an extra payload under `key` of the body, such as Poq's `customData`.
+    /// - Returns: the payload; `nil` when `T` is optional and the key is missing or `null`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, at key: String) throws(BodyDecodingError) -> T {
+        try message.body.decode(type, at: key, options: options)
+    }
+}

@@ -1,0 +1,46 @@
+/// A token for one registration (handler, responder, middleware, observer).
+///
+/// Cancelling the token, or releasing its last reference, unregisters. Keep the
+/// token for as long as the registration should live:
+/// ```swift
+/// var tokens: [Registration] = []
+/// tokens.append(router.on(SDKReady.self) { _, _ in print("ready") })
+/// ```
+public final class Registration: Sendable, Hashable {
+    private let cancellation: Locked<(@Sendable () -> Void)?>
+
+    /// Creates a token that runs `cancel` once, on ``cancel()`` or on release.
+    public init(_ cancel: @escaping @Sendable () -> Void) {
+        cancellation = Locked(cancel)
+    }
+
+    /// A token that unregisters nothing.
+    public static var inert: Registration { Registration {} }
+
+    deinit {
+        cancel()
+    }
+
+    /// Unregisters. Calling it again does nothing.
+    public func cancel() {
+        let action = cancellation.withLock { action -> (@Sendable () -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+
+    /// Whether ``cancel()`` has run.
+    public var isCancelled: Bool { cancellation.withLock { $0 == nil } }
+
+    /// Tokens are equal when they are the same token.
+    public static func == (lhs: Registration, rhs: Registration) -> Bool { lhs === rhs }
+
+    /// Hashes the token's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// Keeps this token alive in `set` (`router.on(…).store(in: &tokens)`).
+    public func store(in set: inout Set<Registration>) {
+        set.insert(self)
+    }
+}

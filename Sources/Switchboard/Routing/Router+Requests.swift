@@ -1,0 +1,66 @@
+extension Router {
+    /// Sends a request by channel name and waits for its reply, as a web page's
+    /// `postMessage` with a reply would.
+    /// - Parameters:
+    ///   - name: the channel name.
+    ///   - body: the loosely typed body; `nil` for none.
+    /// - Returns: the reply, or the ``RequestFailure`` that says why there is none
+    ///   (no responder, invalid body, responder failed, dropped, timed out).
+    public func request(name: String, body: Any? = nil) async -> Result<ReplyValue, RequestFailure> {
+        await request(name: name, body: MessageBody(body))
+    }
+
+    /// Sends a request with a ``MessageBody`` and waits for its reply. See ``request(name:body:)-(String,Any?)``.
+    public func request(name: String, body: MessageBody) async -> Result<ReplyValue, RequestFailure> {
+        await withCheckedContinuation { continuation in
+            _ = receive(name: name, body: body, replyHandler: { continuation.resume(returning: $0) })
+        }
+    }
+
+    /// Sends a request by channel name; `completion` runs exactly once with the
+    /// reply or the failure, on the thread that resolves it. Shaped for
+    /// `WKScriptMessageHandlerWithReply`'s `replyHandler`.
+    public func request(
+        name: String, body: Any? = nil,
+        completion: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
+    ) {
+        _ = receive(name: name, body: MessageBody(body), replyHandler: completion)
+    }
+
+    /// Sends a typed request in process and returns its typed reply.
+    ///
+    /// The request goes through the same middleware and responder as one from
+    /// the web side: it is encoded to a body first.
+    /// - Throws: ``RequestFailure`` when there is no reply.
+    public func request<R: Request & Encodable>(_ request: R) async throws(RequestFailure) -> R.Reply {
+        let body: MessageBody
+        do {
+            body = MessageBody(try BodyEncoder().encodeFoundationObject(request))
+        } catch {
+            throw .unencodableRequest(R.channel, error)
+        }
+        let result = await withCheckedContinuation { continuation in
+            _ = dispatchTyped(Message(channel: R.channel, body: body)) { continuation.resume(returning: $0) }
+        }
+        switch result {
+        case .failure(let failure):
+            throw failure
+        case .success(let value):
+            if let reply = value.value(as: R.Reply.self) { return reply }
+            if let decodable = R.Reply.self as? any Decodable.Type,
+                let object = try? value.foundationObject(),
+                let reply = try? BodyDecoder().decode(decodable, from: object) as? R.Reply
+            {
+                return reply
+            }
+            throw .responderFailed(
+                R.channel, message: "the reply is a \(type(of: value.value)), not a \(R.Reply.self)")
+        }
+    }
+
+    private func dispatchTyped(
+        _ message: Message, _ completion: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
+    ) -> Outcome {
+        receive(message, replyHandler: completion)
+    }
+}
