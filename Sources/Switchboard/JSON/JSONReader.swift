@@ -1,0 +1,670 @@
+import Foundation
+
+/// A strict RFC 8259 JSON parser of UTF-8 bytes into ``JSONValue``.
+///
+/// Strict means it rejects what `JSONSerialization` lets through: trailing
+/// commas, ill-formed UTF-8 (overlong forms, encoded surrogates, truncated
+/// sequences, bytes above F4), lone surrogate escapes, unescaped control
+/// characters in strings, leading zeros, `NaN` and `Infinity`, comments,
+/// single quotes, anything after the value, a leading byte-order mark, and
+/// the same key twice in one object (a message router sits on a trust
+/// boundary: two readers must not see two different values).
+///
+/// Numbers keep their exact text (``JSONNumber``), so `1e400` and 30-digit
+/// integers are fine. Nesting is limited (512 by default) and parsed without
+/// recursion, so deep input is rejected cleanly, never by a stack overflow.
+///
+/// ```swift
+/// let value = try JSONReader().read(Array(#"{"name":"sdkReady"}"#.utf8))
+/// ```
+///
+/// Keys are compared as Swift `String`s, that is, up to Unicode canonical
+/// equivalence: `"é"` and `"e\u0301"` are the same key (and so a duplicate).
+public struct JSONReader: Sendable {
+    /// Limits for ``JSONReader``.
+    public struct Options: Sendable, Hashable {
+        /// The deepest nesting of arrays and objects accepted; `[[1]]` is 2 deep.
+        ///
+        /// The parser itself never recurses, but a very deep ``JSONValue`` is
+        /// compared, decoded and destroyed recursively, so keep this in the
+        /// hundreds or low thousands.
+        public var maxDepth: Int
+
+        /// Creates options.
+        /// - Parameter maxDepth: the deepest nesting accepted (512 by default).
+        public init(maxDepth: Int = 512) {
+            self.maxDepth = maxDepth
+        }
+    }
+
+    /// The limits in effect.
+    public var options: Options
+
+    /// Creates a reader.
+    /// - Parameter options: limits (nesting depth).
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Creates a reader with a nesting limit.
+    /// - Parameter maxDepth: the deepest nesting of arrays and objects accepted.
+    public init(maxDepth: Int) {
+        self.options = Options(maxDepth: maxDepth)
+    }
+
+    /// Parses one JSON value from UTF-8 bytes.
+    /// - Parameter bytes: the whole document; only whitespace may follow the value.
+    /// - Returns: the value.
+    /// - Throws: ``JSONReadError`` saying what is wrong and where.
+    public func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
+        var parser = JSONParser(input: bytes, maxDepth: options.maxDepth)
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON value from UTF-8 bytes.
+    /// - Parameter bytes: the whole document.
+    /// - Returns: the value.
+    /// - Throws: ``JSONReadError``.
+    public func read(_ bytes: UnsafeRawBufferPointer) throws(JSONReadError) -> JSONValue {
+        try read(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Parses one JSON value from UTF-8 bytes.
+    /// - Parameter bytes: the whole document.
+    /// - Returns: the value.
+    /// - Throws: ``JSONReadError``.
+    public func read(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONReadError) -> JSONValue in try read(buffer) }
+    }
+
+    /// Parses one JSON value from UTF-8 bytes.
+    /// - Parameter bytes: the whole document.
+    /// - Returns: the value.
+    /// - Throws: ``JSONReadError``.
+    public func read(_ bytes: ArraySlice<UInt8>) throws(JSONReadError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONReadError) -> JSONValue in try read(buffer) }
+    }
+
+    /// Parses one JSON value from `Data`.
+    /// - Parameter data: the whole document.
+    /// - Returns: the value.
+    /// - Throws: ``JSONReadError``.
+    public func read(_ data: Data) throws(JSONReadError) -> JSONValue {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(JSONReadError) -> JSONValue in try read(raw) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON value from the UTF-8 of a string.
+    /// - Parameter text: the whole document.
+    /// - Returns: the value.
+    /// - Throws: ``JSONReadError``.
+    public func read(_ text: String) throws(JSONReadError) -> JSONValue {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(JSONReadError) -> JSONValue in try read(buffer) }
+        }
+        return try result.get()
+    }
+}
+
+// MARK: - The parser
+
+private enum ASCII {
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+    static let slash = UInt8(ascii: "/")
+    static let comma = UInt8(ascii: ",")
+    static let colon = UInt8(ascii: ":")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let minus = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let dot = UInt8(ascii: ".")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let apostrophe = UInt8(ascii: "'")
+}
+
+/// One parse: an explicit stack of open containers instead of recursion.
+private struct JSONParser {
+    let input: UnsafeBufferPointer<UInt8>
+    let count: Int
+    let maxDepth: Int
+    var position = 0
+
+    /// Open containers, innermost last: `true` for an object.
+    var kinds: [Bool] = []
+    /// Elements of the open arrays, innermost last.
+    var arrays: [[JSONValue]] = []
+    /// Members of the open objects, innermost last.
+    var objects: [[String: JSONValue]] = []
+    /// The key awaiting its value in each open object.
+    var pendingKeys: [String] = []
+    /// Reused buffer for strings with escapes.
+    var scratch: [UInt8] = []
+
+    init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.input = input
+        self.count = input.count
+        self.maxDepth = max(0, maxDepth)
+    }
+
+    // MARK: Errors
+
+    func fail(_ kind: JSONReadError.Kind, _ reason: String, at offset: Int) -> JSONReadError {
+        JSONReadError(kind, reason, at: offset, in: input)
+    }
+
+    /// Describes the input at `offset` for a message: `'x'`, `U+201C '“'`, `byte 0xFF`.
+    func describe(at offset: Int) -> String {
+        guard offset < count else { return "end of input" }
+        let byte = input[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte < 0x80 { return "control character U+\(hex(UInt32(byte), digits: 4))" }
+        if let (scalar, _) = decodeScalar(at: offset) {
+            return "U+\(hex(scalar.value, digits: 4)) '\(Character(scalar))'"
+        }
+        return "byte 0x\(hex(UInt32(byte), digits: 2))"
+    }
+
+    /// An error for a byte that is wrong where it is, naming comments and single quotes.
+    func unexpected(at offset: Int, expected: String) -> JSONReadError {
+        guard offset < count else {
+            return fail(.unexpectedEndOfInput, "unexpected end of input, expected \(expected)", at: offset)
+        }
+        let byte = input[offset]
+        if byte == ASCII.slash, offset + 1 < count, input[offset + 1] == ASCII.slash || input[offset + 1] == 0x2A {
+            return fail(.comment, "comments are not allowed in JSON", at: offset)
+        }
+        if byte == ASCII.apostrophe {
+            return fail(.singleQuotedString, "single-quoted strings are not allowed in JSON, use '\"'", at: offset)
+        }
+        return fail(.unexpectedCharacter, "unexpected \(describe(at: offset)), expected \(expected)", at: offset)
+    }
+
+    // MARK: Document
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < count {
+            let byte = input[position]
+            guard byte == ASCII.space || byte == ASCII.newline || byte == ASCII.carriageReturn || byte == ASCII.tab
+            else { return }
+            position += 1
+        }
+    }
+
+    mutating func parseDocument() throws(JSONReadError) -> JSONValue {
+        if count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF {
+            throw fail(
+                .byteOrderMark, "unexpected byte-order mark (U+FEFF) at the start of the input; JSON text has none",
+                at: 0)
+        }
+        skipWhitespace()
+        if position >= count {
+            throw fail(.unexpectedEndOfInput, count == 0 ? "empty input, expected a value" : "expected a value, found only whitespace", at: position)
+        }
+        nextValue: while true {
+            skipWhitespace()
+            guard position < count else {
+                throw fail(.unexpectedEndOfInput, "unexpected end of input, expected a value", at: position)
+            }
+            var value: JSONValue
+            let byte = input[position]
+            switch byte {
+            case ASCII.openBrace:
+                try checkDepth()
+                position += 1
+                skipWhitespace()
+                if position < count && input[position] == ASCII.closeBrace {
+                    position += 1
+                    value = .object([:])
+                } else {
+                    kinds.append(true)
+                    objects.append([:])
+                    try parseKey(afterComma: nil)
+                    continue nextValue
+                }
+            case ASCII.openBracket:
+                try checkDepth()
+                position += 1
+                skipWhitespace()
+                if position < count && input[position] == ASCII.closeBracket {
+                    position += 1
+                    value = .array([])
+                } else {
+                    kinds.append(false)
+                    arrays.append([])
+                    continue nextValue
+                }
+            case ASCII.quote:
+                value = .string(try parseString())
+            case ASCII.minus, ASCII.zero...ASCII.nine:
+                value = .number(try parseNumber())
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                value = .null
+            case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "u"):
+                throw invalidWord(at: position)
+            default:
+                throw unexpected(at: position, expected: "a value")
+            }
+
+            // A value is complete: hand it to the open container, closing as many as end here.
+            while true {
+                guard let isObject = kinds.last else {
+                    skipWhitespace()
+                    if position < count {
+                        throw fail(
+                            .trailingContent,
+                            "unexpected \(describe(at: position)) after the value (trailing content)", at: position)
+                    }
+                    return value
+                }
+                if isObject {
+                    let key = pendingKeys.removeLast()
+                    objects[objects.count - 1][key] = value
+                } else {
+                    arrays[arrays.count - 1].append(value)
+                }
+                skipWhitespace()
+                guard position < count else {
+                    throw fail(
+                        .unexpectedEndOfInput,
+                        "unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'", at: position)
+                }
+                let next = input[position]
+                if next == ASCII.comma {
+                    let comma = position
+                    position += 1
+                    skipWhitespace()
+                    if isObject {
+                        try parseKey(afterComma: comma)
+                    } else if position < count && input[position] == ASCII.closeBracket {
+                        throw fail(.trailingComma, "unexpected ',' before ']' (trailing comma)", at: comma)
+                    }
+                    continue nextValue
+                }
+                if isObject && next == ASCII.closeBrace {
+                    position += 1
+                    kinds.removeLast()
+                    value = .object(objects.removeLast())
+                } else if !isObject && next == ASCII.closeBracket {
+                    position += 1
+                    kinds.removeLast()
+                    value = .array(arrays.removeLast())
+                } else {
+                    throw unexpected(at: position, expected: isObject ? "',' or '}'" : "',' or ']'")
+                }
+            }
+        }
+    }
+
+    func checkDepth() throws(JSONReadError) {
+        if kinds.count >= maxDepth {
+            throw fail(
+                .nestingTooDeep(limit: maxDepth),
+                "arrays and objects nested deeper than the limit of \(maxDepth)", at: position)
+        }
+    }
+
+    /// Parses `"key" :` at the current position (whitespace skipped) into `pendingKeys`.
+    mutating func parseKey(afterComma comma: Int?) throws(JSONReadError) {
+        guard position < count, input[position] == ASCII.quote else {
+            if let comma, position < count, input[position] == ASCII.closeBrace {
+                throw fail(.trailingComma, "unexpected ',' before '}' (trailing comma)", at: comma)
+            }
+            throw unexpected(at: position, expected: comma == nil ? "a string key or '}'" : "a string key")
+        }
+        let keyOffset = position
+        let key = try parseString()
+        if objects[objects.count - 1][key] != nil {
+            throw fail(.duplicateKey(key), "duplicate key \(quoted(key)) in object", at: keyOffset)
+        }
+        skipWhitespace()
+        guard position < count, input[position] == ASCII.colon else {
+            throw unexpected(at: position, expected: "':' after the key")
+        }
+        position += 1
+        pendingKeys.append(key)
+    }
+
+    // MARK: Literals
+
+    mutating func expectLiteral(_ word: StaticString) throws(JSONReadError) {
+        let length = word.utf8CodeUnitCount
+        let start = position
+        if count - start >= length {
+            let bytes = word.utf8Start
+            var index = 0
+            while index < length && input[start + index] == bytes[index] { index += 1 }
+            if index == length {
+                position += length
+                return
+            }
+        }
+        throw invalidWord(at: start)
+    }
+
+    /// An error for a bare word: names `NaN`, `Infinity` and friends.
+    func invalidWord(at start: Int) -> JSONReadError {
+        var end = start
+        while end < count, end - start < 32 {
+            let byte = input[end] | 0x20
+            guard (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || input[end] == ASCII.minus else { break }
+            end += 1
+        }
+        let word = String(decoding: UnsafeBufferPointer(rebasing: input[start..<end]), as: UTF8.self)
+        switch word {
+        case "NaN", "Infinity", "-Infinity", "nan", "inf", "-inf":
+            return fail(.invalidLiteral, "\(word) is not a JSON number (JSON has no non-finite numbers)", at: start)
+        case "undefined":
+            return fail(.invalidLiteral, "undefined is not a JSON value, use null", at: start)
+        case "True", "False", "Null", "TRUE", "FALSE", "NULL":
+            return fail(.invalidLiteral, "invalid literal '\(word)', JSON literals are lowercase", at: start)
+        case "":
+            return unexpected(at: start, expected: "a value")
+        default:
+            return fail(.invalidLiteral, "invalid literal '\(word)', expected a value", at: start)
+        }
+    }
+
+    // MARK: Numbers
+
+    @inline(__always)
+    func isDigit(at index: Int) -> Bool {
+        index < count && input[index] >= ASCII.zero && input[index] <= ASCII.nine
+    }
+
+    mutating func parseNumber() throws(JSONReadError) -> JSONNumber {
+        let start = position
+        if input[position] == ASCII.minus {
+            position += 1
+            if position < count && input[position] == UInt8(ascii: "I") { throw invalidWord(at: start) }
+            guard isDigit(at: position) else {
+                throw fail(.invalidNumber, "invalid number, expected a digit after '-'", at: position)
+            }
+        }
+        if input[position] == ASCII.zero {
+            position += 1
+            if isDigit(at: position) {
+                throw fail(.invalidNumber, "invalid number, leading zeros are not allowed", at: start)
+            }
+        } else {
+            while isDigit(at: position) { position += 1 }
+        }
+        if position < count && input[position] == ASCII.dot {
+            position += 1
+            guard isDigit(at: position) else {
+                throw fail(.invalidNumber, "invalid number, expected a digit after '.'", at: position)
+            }
+            while isDigit(at: position) { position += 1 }
+        }
+        if position < count && (input[position] | 0x20) == UInt8(ascii: "e") {
+            position += 1
+            if position < count && (input[position] == ASCII.plus || input[position] == ASCII.minus) { position += 1 }
+            guard isDigit(at: position) else {
+                throw fail(.invalidNumber, "invalid number, expected a digit in the exponent", at: position)
+            }
+            while isDigit(at: position) { position += 1 }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
+        return JSONNumber(unchecked: text)
+    }
+
+    // MARK: Strings
+
+    /// Parses a string starting at its opening quote; leaves `position` after the closing quote.
+    mutating func parseString() throws(JSONReadError) -> String {
+        let opening = position
+        let start = position + 1
+        var index = start
+        // Fast path: printable ASCII without escapes, made into a String straight from the input.
+        while index < count {
+            let byte = input[index]
+            if byte == ASCII.quote {
+                position = index + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
+            }
+            if byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        return try parseStringSlowly(opening: opening, from: index)
+    }
+
+    /// Handles escapes and non-ASCII from `index` on (everything before it is plain ASCII).
+    mutating func parseStringSlowly(opening: Int, from index: Int) throws(JSONReadError) -> String {
+        let start = opening + 1
+        var index = index
+        var escaped = false
+        var runStart = start
+        while true {
+            guard index < count else {
+                throw fail(.unexpectedEndOfInput, "unterminated string (missing closing '\"')", at: opening)
+            }
+            let byte = input[index]
+            if byte == ASCII.quote {
+                position = index + 1
+                if !escaped {
+                    return String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
+                }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            if byte == ASCII.backslash {
+                if !escaped {
+                    escaped = true
+                    scratch.removeAll(keepingCapacity: true)
+                }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
+                index = try parseEscape(at: index)
+                runStart = index
+            } else if byte < 0x20 {
+                throw fail(
+                    .controlCharacterInString,
+                    "unescaped control character U+\(hex(UInt32(byte), digits: 4)) in string", at: index)
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                index = try validateUTF8Sequence(at: index)
+            }
+        }
+    }
+
+    /// Appends the escape at `index` (a backslash) to `scratch`; returns the index after it.
+    mutating func parseEscape(at index: Int) throws(JSONReadError) -> Int {
+        guard index + 1 < count else {
+            throw fail(.unexpectedEndOfInput, "unterminated string (input ends inside an escape)", at: index)
+        }
+        let simple: UInt8
+        switch input[index + 1] {
+        case ASCII.quote: simple = ASCII.quote
+        case ASCII.backslash: simple = ASCII.backslash
+        case ASCII.slash: simple = ASCII.slash
+        case UInt8(ascii: "b"): simple = 0x08
+        case UInt8(ascii: "f"): simple = 0x0C
+        case UInt8(ascii: "n"): simple = ASCII.newline
+        case UInt8(ascii: "r"): simple = ASCII.carriageReturn
+        case UInt8(ascii: "t"): simple = ASCII.tab
+        case UInt8(ascii: "u"):
+            return try parseUnicodeEscape(at: index)
+        default:
+            throw fail(.invalidEscape, "invalid escape '\\\(describe(at: index + 1).trimmingQuotes)' in string", at: index)
+        }
+        scratch.append(simple)
+        return index + 2
+    }
+
+    /// Reads the four hex digits of `\uXXXX` at `index` (the backslash).
+    func hexQuad(at index: Int) throws(JSONReadError) -> UInt32 {
+        guard index + 6 <= count else {
+            throw fail(.invalidEscape, "invalid \\u escape, expected 4 hex digits", at: index)
+        }
+        var value: UInt32 = 0
+        for offset in 2..<6 {
+            let byte = input[index + offset]
+            let digit: UInt8
+            switch byte {
+            case ASCII.zero...ASCII.nine: digit = byte - ASCII.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail(.invalidEscape, "invalid \\u escape, expected 4 hex digits", at: index)
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    mutating func parseUnicodeEscape(at index: Int) throws(JSONReadError) -> Int {
+        let unit = try hexQuad(at: index)
+        var scalarValue = unit
+        var end = index + 6
+        if unit >= 0xDC00 && unit <= 0xDFFF {
+            throw fail(
+                .loneSurrogate,
+                "lone surrogate \\u\(hex(unit, digits: 4)) in string (a low surrogate without a high surrogate)",
+                at: index)
+        }
+        if unit >= 0xD800 && unit <= 0xDBFF {
+            guard end + 1 < count, input[end] == ASCII.backslash, input[end + 1] == UInt8(ascii: "u") else {
+                throw fail(
+                    .loneSurrogate,
+                    "lone surrogate \\u\(hex(unit, digits: 4)) in string (a high surrogate not followed by a low one)",
+                    at: index)
+            }
+            let low = try hexQuad(at: end)
+            guard low >= 0xDC00 && low <= 0xDFFF else {
+                throw fail(
+                    .loneSurrogate,
+                    "lone surrogate \\u\(hex(unit, digits: 4)) in string (a high surrogate not followed by a low one)",
+                    at: index)
+            }
+            scalarValue = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            end += 6
+        }
+        appendUTF8(scalarValue)
+        return end
+    }
+
+    mutating func appendUTF8(_ value: UInt32) {
+        switch value {
+        case 0..<0x80:
+            scratch.append(UInt8(truncatingIfNeeded: value))
+        case 0x80..<0x800:
+            scratch.append(UInt8(truncatingIfNeeded: 0xC0 | (value >> 6)))
+            scratch.append(UInt8(truncatingIfNeeded: 0x80 | (value & 0x3F)))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(truncatingIfNeeded: 0xE0 | (value >> 12)))
+            scratch.append(UInt8(truncatingIfNeeded: 0x80 | ((value >> 6) & 0x3F)))
+            scratch.append(UInt8(truncatingIfNeeded: 0x80 | (value & 0x3F)))
+        default:
+            scratch.append(UInt8(truncatingIfNeeded: 0xF0 | (value >> 18)))
+            scratch.append(UInt8(truncatingIfNeeded: 0x80 | ((value >> 12) & 0x3F)))
+            scratch.append(UInt8(truncatingIfNeeded: 0x80 | ((value >> 6) & 0x3F)))
+            scratch.append(UInt8(truncatingIfNeeded: 0x80 | (value & 0x3F)))
+        }
+    }
+
+    // MARK: UTF-8
+
+    /// Checks the multi-byte sequence at `index` against Unicode's Table 3-7; returns the index after it.
+    func validateUTF8Sequence(at index: Int) throws(JSONReadError) -> Int {
+        let lead = input[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0x80...0xBF:
+            throw fail(.invalidUTF8, "invalid UTF-8: unexpected continuation byte 0x\(hex(UInt32(lead), digits: 2))", at: index)
+        case 0xC0, 0xC1:
+            throw fail(.invalidUTF8, "invalid UTF-8: overlong encoding (lead byte 0x\(hex(UInt32(lead), digits: 2)))", at: index)
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xED: length = 3; high = 0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; low = 0x90
+        case 0xF4: length = 4; high = 0x8F
+        case 0xF1...0xF3: length = 4
+        default:
+            throw fail(
+                .invalidUTF8, "invalid UTF-8: byte 0x\(hex(UInt32(lead), digits: 2)) never appears in UTF-8", at: index)
+        }
+        guard index + length <= count else {
+            throw fail(.invalidUTF8, "invalid UTF-8: truncated sequence at end of input", at: index)
+        }
+        let second = input[index + 1]
+        if second < low || second > high {
+            if second >= 0x80 && second <= 0xBF {
+                if lead == 0xED {
+                    throw fail(.invalidUTF8, "invalid UTF-8: encoded surrogate (U+D800 to U+DFFF)", at: index)
+                }
+                if lead == 0xF4 {
+                    throw fail(.invalidUTF8, "invalid UTF-8: code point above U+10FFFF", at: index)
+                }
+                throw fail(.invalidUTF8, "invalid UTF-8: overlong encoding", at: index)
+            }
+            throw fail(.invalidUTF8, "invalid UTF-8: truncated sequence", at: index)
+        }
+        var offset = 2
+        while offset < length {
+            let byte = input[index + offset]
+            guard byte >= 0x80 && byte <= 0xBF else {
+                throw fail(.invalidUTF8, "invalid UTF-8: truncated sequence", at: index)
+            }
+            offset += 1
+        }
+        return index + length
+    }
+
+    /// Decodes the scalar at `offset` if it is well-formed (for messages only).
+    func decodeScalar(at offset: Int) -> (Unicode.Scalar, Int)? {
+        guard let end = try? validateUTF8Sequence(at: offset) else { return nil }
+        var value = UInt32(input[offset]) & (0xFF >> (end - offset + 1))
+        for index in (offset + 1)..<end {
+            value = value << 6 | (UInt32(input[index]) & 0x3F)
+        }
+        guard let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, end)
+    }
+}
+
+// MARK: - Message helpers
+
+/// `value` in upper-case hex, zero-padded to `digits`.
+func hex(_ value: UInt32, digits: Int) -> String {
+    let text = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+}
+
+/// `text` in double quotes, escaped as JSON, shortened if long (for messages).
+func quoted(_ text: String) -> String {
+    var writer = JSONWriter()
+    if text.unicodeScalars.count > 64 {
+        writer.write(String(text.unicodeScalars.prefix(64)) + "…")
+    } else {
+        writer.write(text)
+    }
+    return String(decoding: writer.bytes, as: UTF8.self)
+}
+
+extension String {
+    /// `'x'` → `x`, for splicing a described byte into an escape.
+    fileprivate var trimmingQuotes: String {
+        if count >= 3 && hasPrefix("'") && hasSuffix("'") { return String(dropFirst().dropLast()) }
+        return self
+    }
+}
