@@ -1,42 +1,552 @@
 import Foundation
 
-// PLACEHOLDER (skeleton): the real encoder replaces this file. The signatures are the contract.
-
-/// Encodes `Encodable` values to JSON-compatible Foundation trees (for WebKit) and to JSON bytes.
+/// Encodes `Encodable` values (replies, manifests) to JSON-compatible
+/// Foundation trees for WebKit, to JSON bytes, and to ``JSONValue``.
+///
+/// All three outputs come from one `Encoder` implementation that builds a
+/// small tree in encode order; nothing goes through `JSONEncoder` or
+/// `JSONSerialization`. Bytes are written with ``JSONWriter``, object keys in
+/// the order they were encoded (synthesized `Codable` order).
+///
+/// Conventions (as `JSONEncoder` with its default strategies, except dates):
+/// - `Date` → an ISO 8601 string in UTC, `2024-05-01T12:30:00Z`, with
+///   milliseconds when it has a fraction of a second (`…:00.250Z`), as
+///   JavaScript's `Date` reads and writes them.
+/// - `URL` → its `absoluteString`; `Data` → a base64 string;
+///   `Decimal` → a JSON number with its exact digits (an `NSDecimalNumber` in
+///   the Foundation tree); ``JSONValue`` → itself.
+/// - `nil` through `encodeIfPresent` omits the key; `encodeNil` writes `null`.
+/// - A value that encodes nothing at all becomes `{}`.
+/// - Top-level fragments (a bare string, number or `null`) are fine.
+/// - NaN and infinities, and any error an `encode(to:)` throws, become a
+///   ``BodyEncodingError`` naming the coding path:
+///   `reply.totals.price: cannot encode non-finite number nan`. Misuse that
+///   makes `JSONEncoder` trap (two values in one single-value container, a
+///   keyed container after an unkeyed one) is an error too, never a crash.
 public struct BodyEncoder: Sendable {
-    /// Creates an encoder.
-    public init() {}
+    /// The name the coding path starts with in error messages (`reply` by default).
+    public var rootName: String
 
-    /// Encodes `value` to a tree of `NSNull`, `Bool`, `NSNumber`, `String`, `[Any]` and `[String: Any]`.
+    /// Creates an encoder.
+    public init() {
+        self.rootName = "reply"
+    }
+
+    /// Creates an encoder whose error paths start with `rootName`.
+    /// - Parameter rootName: the first component of error paths, e.g. `reply` or `manifest`.
+    public init(rootName: String) {
+        self.rootName = rootName
+    }
+
+    /// Encodes `value` to a tree of `NSNull`, `Bool`, `Int`, `Double`, `NSNumber`, `String`, `[Any]` and `[String: Any]`.
+    /// - Parameter value: the value.
+    /// - Returns: the tree (a bare scalar for a fragment).
+    /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
     public func encodeFoundationObject<T: Encodable>(_ value: T) throws(BodyEncodingError) -> Any {
-        do {
-            let data = try JSONEncoder().encode(value)
-            return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
-        } catch {
-            throw BodyEncodingError(message: "\(error)")
-        }
+        let node = try encodeNode(value)
+        return try node.foundationObject(rootName: rootName)
     }
 
     /// Encodes `value` to UTF-8 JSON bytes.
+    /// - Parameter value: the value.
+    /// - Returns: the JSON text.
+    /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
     public func encodeJSON<T: Encodable>(_ value: T) throws(BodyEncodingError) -> [UInt8] {
+        var writer = JSONWriter()
+        try encodeJSON(value, into: &writer)
+        return writer.bytes
+    }
+
+    /// Encodes `value` as JSON into `writer`, as one value (after a key, in an array, or at top level).
+    /// - Parameters:
+    ///   - value: the value.
+    ///   - writer: the writer to append to; left unchanged when encoding fails.
+    /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
+    public func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
+        let node = try encodeNode(value)
+        node.write(to: &writer)
+    }
+
+    /// Encodes `value` to a ``JSONValue``.
+    /// - Parameter value: the value.
+    /// - Returns: the value as JSON (object keys are unordered there).
+    /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
+    public func encodeJSONValue<T: Encodable>(_ value: T) throws(BodyEncodingError) -> JSONValue {
+        try encodeNode(value).jsonValue()
+    }
+
+    private func encodeNode<T: Encodable>(_ value: T) throws(BodyEncodingError) -> EncodedNode {
+        let state = EncodingState()
+        let node: EncodedNode
         do {
-            return Array(try JSONEncoder().encode(value))
+            node = try box(value, state: state, parent: nil, key: nil)
         } catch {
-            throw BodyEncodingError(message: "\(error)")
+            throw BodyEncodingError(from: error, rootName: rootName)
         }
+        if let failure = state.failure {
+            throw BodyEncodingError(from: failure, rootName: rootName)
+        }
+        return node
     }
 }
 
 /// A value that could not be encoded (a non-finite number, for example).
 public struct BodyEncodingError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, and where.
+    /// What went wrong, and where: `reply.totals.price: cannot encode non-finite number nan`.
     public let message: String
+    /// The coding path of the problem, e.g. `reply.lines[2].price` (empty when unknown).
+    public let path: String
+    /// What went wrong, without the path, e.g. `cannot encode non-finite number nan`.
+    public let reason: String
 
-    /// Creates an error.
+    /// Creates an error from a whole message.
+    /// - Parameter message: what went wrong and where.
     public init(message: String) {
         self.message = message
+        self.path = ""
+        self.reason = message
+    }
+
+    /// Creates an error from a path and a reason.
+    /// - Parameters:
+    ///   - path: the coding path, e.g. `reply.totals.price`.
+    ///   - reason: what went wrong.
+    public init(path: String, reason: String) {
+        self.message = path.isEmpty ? reason : "\(path): \(reason)"
+        self.path = path
+        self.reason = reason
     }
 
     /// The message.
     public var description: String { message }
+
+    init(from error: any Error, rootName: String) {
+        switch error {
+        case let error as PathedEncodingError:
+            self.init(path: render(error.path, rootName: rootName), reason: error.reason)
+        case let error as EncodingError:
+            if case .invalidValue(_, let context) = error {
+                let path = context.codingPath.map(PathSegment.init)
+                self.init(path: render(path, rootName: rootName), reason: context.debugDescription)
+            } else {
+                self.init(path: rootName, reason: "\(error)")
+            }
+        default:
+            self.init(path: rootName, reason: "\(error)")
+        }
+    }
+}
+
+// MARK: - Paths and errors
+
+/// One step of a coding path.
+enum PathSegment: Sendable, Equatable {
+    case key(String)
+    case index(Int)
+
+    init(_ key: any CodingKey) {
+        if let key = key as? IndexKey {
+            self = .index(key.index)
+        } else {
+            self = .key(key.stringValue)
+        }
+    }
+}
+
+/// `reply.lines[2].price`.
+func render(_ path: [PathSegment], rootName: String) -> String {
+    var text = rootName
+    for segment in path {
+        switch segment {
+        case .key(let key): text += text.isEmpty ? key : ".\(key)"
+        case .index(let index): text += "[\(index)]"
+        }
+    }
+    return text
+}
+
+/// An error thrown inside the encoder, already carrying its path.
+struct PathedEncodingError: Error {
+    let path: [PathSegment]
+    let reason: String
+}
+
+/// A coding path as a linked list from the leaf, turned into an array only when needed.
+final class PathNode {
+    let parent: PathNode?
+    let key: any CodingKey
+
+    init(parent: PathNode?, key: any CodingKey) {
+        self.parent = parent
+        self.key = key
+    }
+
+    static func keys(_ node: PathNode?) -> [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node = node
+        while let current = node {
+            keys.append(current.key)
+            node = current.parent
+        }
+        return keys.reversed()
+    }
+
+    static func segments(_ node: PathNode?, then key: (any CodingKey)? = nil) -> [PathSegment] {
+        var segments = keys(node).map(PathSegment.init)
+        if let key { segments.append(PathSegment(key)) }
+        return segments
+    }
+}
+
+/// The key of an element of an unkeyed container (rendered `[n]` in paths).
+struct IndexKey: CodingKey {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    init?(intValue: Int) { self.index = intValue }
+    init?(stringValue: String) { return nil }
+    var intValue: Int? { index }
+    var stringValue: String { "Index \(index)" }
+}
+
+/// The key `super`, for `superEncoder()`.
+struct SuperKey: CodingKey {
+    init() {}
+    init?(intValue: Int) { return nil }
+    init?(stringValue: String) { return nil }
+    var intValue: Int? { nil }
+    var stringValue: String { "super" }
+}
+
+/// Errors recorded where the `Encoder` API cannot throw (asking for a second kind of container).
+final class EncodingState {
+    var failure: PathedEncodingError?
+
+    func record(_ reason: String, at path: PathNode?) {
+        if failure == nil {
+            failure = PathedEncodingError(path: PathNode.segments(path), reason: reason)
+        }
+    }
+}
+
+// MARK: - The tree
+
+final class ArrayNode {
+    var elements: [EncodedNode] = []
+}
+
+/// Members in encode order; a key encoded twice keeps its first place and its last value.
+final class ObjectNode {
+    var keys: [String] = []
+    var values: [EncodedNode] = []
+    private var index: [String: Int]?
+
+    func set(_ value: EncodedNode, forKey key: String) {
+        if let index {
+            if let position = index[key] {
+                values[position] = value
+                return
+            }
+        } else if let position = keys.firstIndex(of: key) {
+            values[position] = value
+            return
+        }
+        keys.append(key)
+        values.append(value)
+        if index != nil {
+            index?[key] = keys.count - 1
+        } else if keys.count > 12 {
+            var built: [String: Int] = [:]
+            for (position, key) in keys.enumerated() { built[key] = position }
+            index = built
+        }
+    }
+}
+
+enum EncodedNode {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case float(Float)
+    case decimal(Decimal, String)
+    case string(String)
+    case json(JSONValue)
+    case array(ArrayNode)
+    case object(ObjectNode)
+    /// A `superEncoder`'s value, read when the tree is output.
+    case deferred(NodeEncoder)
+
+    var resolved: EncodedNode {
+        if case .deferred(let encoder) = self { return encoder.node?.resolved ?? .object(ObjectNode()) }
+        return self
+    }
+
+    func write(to writer: inout JSONWriter) {
+        switch self {
+        case .null: writer.writeNull()
+        case .bool(let value): writer.write(value)
+        case .int(let value): writer.write(value)
+        case .uint(let value): writer.write(value)
+        // Finite by construction: boxing rejected non-finite values.
+        case .double(let value): try? writer.write(value)
+        case .float(let value): try? writer.write(value)
+        case .decimal(_, let text): writer.writeRaw(text.utf8)
+        case .string(let value): writer.write(value)
+        case .json(let value): writer.write(value)
+        case .array(let array):
+            writer.beginArray()
+            for element in array.elements { element.write(to: &writer) }
+            writer.endArray()
+        case .object(let object):
+            writer.beginObject()
+            for (key, value) in zip(object.keys, object.values) {
+                writer.key(key)
+                value.write(to: &writer)
+            }
+            writer.endObject()
+        case .deferred: resolved.write(to: &writer)
+        }
+    }
+
+    func jsonValue() -> JSONValue {
+        switch self {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .number(JSONNumber(unchecked: String(value)))
+        case .uint(let value): return .number(JSONNumber(unchecked: String(value)))
+        case .double, .float:
+            var writer = JSONWriter(capacity: 32)
+            write(to: &writer)
+            return .number(JSONNumber(unchecked: String(decoding: writer.bytes, as: UTF8.self)))
+        case .decimal(_, let text): return .number(JSONNumber(unchecked: text))
+        case .string(let value): return .string(value)
+        case .json(let value): return value
+        case .array(let array): return .array(array.elements.map { $0.jsonValue() })
+        case .object(let object):
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(object.keys.count)
+            for (key, value) in zip(object.keys, object.values) { members[key] = value.jsonValue() }
+            return .object(members)
+        case .deferred: return resolved.jsonValue()
+        }
+    }
+
+    func foundationObject(rootName: String) throws(BodyEncodingError) -> Any {
+        var path: [PathSegment] = []
+        return try foundationObject(path: &path, rootName: rootName)
+    }
+
+    private func foundationObject(path: inout [PathSegment], rootName: String) throws(BodyEncodingError) -> Any {
+        switch self {
+        case .null: return NSNull()
+        case .bool(let value): return value
+        case .int(let value): return Int(value)
+        case .uint(let value): return value <= UInt64(Int.max) ? Int(value) : NSNumber(value: value)
+        case .double(let value): return value
+        // The Float's own shortest text, so 0.1 stays 0.1 rather than 0.10000000149011612.
+        case .float(let value): return Double(value.description) ?? Double(value)
+        case .decimal(let value, _): return NSDecimalNumber(decimal: value)
+        case .string(let value): return value
+        case .json(let value):
+            do throws(FoundationConversionFailure) {
+                return try foundationTree(value, path: &path)
+            } catch {
+                throw BodyEncodingError(path: render(path, rootName: rootName), reason: error.reason)
+            }
+        case .array(let array):
+            var elements: [Any] = []
+            elements.reserveCapacity(array.elements.count)
+            for (index, element) in array.elements.enumerated() {
+                path.append(.index(index))
+                elements.append(try element.foundationObject(path: &path, rootName: rootName))
+                path.removeLast()
+            }
+            return elements
+        case .object(let object):
+            var members: [String: Any] = [:]
+            members.reserveCapacity(object.keys.count)
+            for (key, value) in zip(object.keys, object.values) {
+                path.append(.key(key))
+                members[key] = try value.foundationObject(path: &path, rootName: rootName)
+                path.removeLast()
+            }
+            return members
+        case .deferred: return try resolved.foundationObject(path: &path, rootName: rootName)
+        }
+    }
+}
+
+struct FoundationConversionFailure: Error {
+    let reason: String
+}
+
+/// A ``JSONValue`` as a Foundation tree: integers that fit `Int` as `Int`, other numbers as `Double`
+/// when that keeps their value's magnitude, else as `NSDecimalNumber`; out-of-range numbers fail.
+func foundationTree(_ value: JSONValue, path: inout [PathSegment]) throws(FoundationConversionFailure) -> Any {
+    switch value {
+    case .null: return NSNull()
+    case .bool(let flag): return flag
+    case .string(let string): return string
+    case .number(let number):
+        let text = number.text
+        let isInteger = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+        if isInteger, let integer = Int(text) { return integer }
+        if !isInteger, let double = Double(text), double.isFinite, double != 0 || isZeroText(text) { return double }
+        let decimal = NSDecimalNumber(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        if decimal != NSDecimalNumber.notANumber { return decimal }
+        throw FoundationConversionFailure(reason: "number \(text) is out of range for a Foundation number")
+    case .array(let elements):
+        var result: [Any] = []
+        result.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            path.append(.index(index))
+            result.append(try foundationTree(element, path: &path))
+            path.removeLast()
+        }
+        return result
+    case .object(let members):
+        var result: [String: Any] = [:]
+        result.reserveCapacity(members.count)
+        for (key, member) in members {
+            path.append(.key(key))
+            result[key] = try foundationTree(member, path: &path)
+            path.removeLast()
+        }
+        return result
+    }
+}
+
+/// Whether number text is zero (`0.0`, `-0e5`), so that a `Double` of 0 is no underflow.
+private func isZeroText(_ text: String) -> Bool {
+    for byte in text.utf8 {
+        if byte | 0x20 == UInt8(ascii: "e") { return true }
+        if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
+    }
+    return true
+}
+
+// MARK: - Boxing
+
+/// Turns one value into a node: special types by hand, everything else through its `encode(to:)`.
+func box<T: Encodable>(
+    _ value: T, state: EncodingState, parent: PathNode?, key: (any CodingKey)?
+) throws -> EncodedNode {
+    switch value {
+    case let string as String: return .string(string)
+    case let flag as Bool: return .bool(flag)
+    case let integer as Int: return .int(Int64(integer))
+    case let double as Double: return try boxDouble(double, parent: parent, key: key)
+    case let json as JSONValue: return .json(json)
+    case let date as Date: return try boxDate(date, parent: parent, key: key)
+    case let url as URL: return .string(url.absoluteString)
+    case let decimal as Decimal: return try boxDecimal(decimal, parent: parent, key: key)
+    case let data as Data: return .string(data.base64EncodedString())
+    default: break
+    }
+    let path = key.map { PathNode(parent: parent, key: $0) } ?? parent
+    let encoder = NodeEncoder(state: state, path: path)
+    do {
+        try value.encode(to: encoder)
+    } catch let error as PathedEncodingError {
+        throw error
+    } catch let error as EncodingError {
+        throw error
+    } catch {
+        throw PathedEncodingError(path: PathNode.segments(path), reason: "\(error)")
+    }
+    return encoder.node ?? .object(ObjectNode())
+}
+
+func boxDouble(_ value: Double, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+    guard value.isFinite else {
+        throw PathedEncodingError(
+            path: PathNode.segments(parent, then: key), reason: "cannot encode non-finite number \(value)")
+    }
+    return .double(value)
+}
+
+func boxFloat(_ value: Float, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+    guard value.isFinite else {
+        throw PathedEncodingError(
+            path: PathNode.segments(parent, then: key), reason: "cannot encode non-finite number \(value)")
+    }
+    return .float(value)
+}
+
+func boxDecimal(_ value: Decimal, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+    let text = value.description
+    guard !value.isNaN, JSONNumber.isValid(text.utf8) else {
+        throw PathedEncodingError(
+            path: PathNode.segments(parent, then: key), reason: "cannot encode decimal \(text) as a JSON number")
+    }
+    return .decimal(value, text)
+}
+
+func boxDate(_ value: Date, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+    guard let text = ISO8601.format(value) else {
+        throw PathedEncodingError(
+            path: PathNode.segments(parent, then: key),
+            reason: "cannot encode date \(value.timeIntervalSince1970)s since 1970, out of ISO 8601 range")
+    }
+    return .string(text)
+}
+
+/// ISO 8601 in UTC without a formatter object: `2024-05-01T12:30:00Z`, or `…:00.250Z` with milliseconds.
+package enum ISO8601 {
+    /// Formats `date`, or `nil` outside JavaScript's date range (±8.64e15 ms around 1970).
+    package static func format(_ date: Date) -> String? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite else { return nil }
+        let milliseconds = (seconds * 1000).rounded()
+        guard abs(milliseconds) <= 8.64e15 else { return nil }
+        let total = Int64(milliseconds)
+        var days = total / 86_400_000
+        var ofDay = total % 86_400_000
+        if ofDay < 0 {
+            ofDay += 86_400_000
+            days -= 1
+        }
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
+        var text = ""
+        text.reserveCapacity(24)
+        if year >= 0 && year <= 9999 {
+            pad(year, 4, into: &text)
+        } else {
+            text += year < 0 ? "-" : "+"
+            pad(abs(year), 6, into: &text)
+        }
+        text += "-"
+        pad(month, 2, into: &text)
+        text += "-"
+        pad(day, 2, into: &text)
+        text += "T"
+        pad(ofDay / 3_600_000, 2, into: &text)
+        text += ":"
+        pad(ofDay / 60_000 % 60, 2, into: &text)
+        text += ":"
+        pad(ofDay / 1000 % 60, 2, into: &text)
+        if ofDay % 1000 != 0 {
+            text += "."
+            pad(ofDay % 1000, 3, into: &text)
+        }
+        text += "Z"
+        return text
+    }
+
+    private static func pad(_ value: Int64, _ width: Int, into text: inout String) {
+        let digits = String(value)
+        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
+        text += digits
+    }
 }

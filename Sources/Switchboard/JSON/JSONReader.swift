@@ -258,7 +258,7 @@ private struct JSONParser {
             case UInt8(ascii: "n"):
                 try expectLiteral("null")
                 value = .null
-            case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "u"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 throw invalidWord(at: position)
             default:
                 throw unexpected(at: position, expected: "a value")

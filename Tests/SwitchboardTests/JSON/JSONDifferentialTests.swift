@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import Switchboard
+
+/// JSONReader against JSONSerialization: the same values on valid JSON, and
+/// stricter where Foundation is lenient.
+@Suite struct JSONDifferentialTests {
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func agreesWithJSONSerializationOnGeneratedDocuments(seed: UInt64) throws {
+        var generator = JSONTextGenerator(seed: seed)
+        var compared = 0
+        for index in 0..<500 {
+            let text = generator.document()
+            let ours = try JSONReader().read(text)
+            let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+            let expected = try #require(Normalized(foundation: theirs), "document \(index): \(text)")
+            #expect(Normalized(ours) == expected, "seed \(seed) document \(index): \(text)")
+            compared += 1
+        }
+        #expect(compared == 500)
+    }
+
+    @Test(arguments: [
+        "[1,2,]", #"{"a":1,}"#, "[[1,],2]", #"{"a":{"b":[true,],},}"#, "[1,]  ", #"{"a":1,"a":2}"#,
+        "\u{FEFF}[1]", #"{"x":{"k":1,"k":1}}"#,
+    ])
+    func rejectsWhatJSONSerializationAccepts(text: String) {
+        let foundationAccepts =
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil
+        var rejected = false
+        do {
+            _ = try JSONReader().read(text)
+        } catch {
+            rejected = true
+            #expect(
+                [.trailingComma, .byteOrderMark].contains(error.kind) || {
+                    if case .duplicateKey = error.kind { return true }
+                    return false
+                }(), "\(error)")
+        }
+        #expect(rejected, "\(text) accepted; Foundation accepts it: \(foundationAccepts)")
+    }
+
+    @Test func rejectsGeneratedDocumentsWithATrailingCommaInserted() throws {
+        var generator = JSONTextGenerator(seed: 99)
+        var checked = 0
+        while checked < 200 {
+            let text = generator.document()
+            // The document's own closing bracket (the last non-whitespace character), not one inside a string.
+            guard let close = text.lastIndex(where: { !$0.isWhitespace }), text[close] == "]" || text[close] == "}"
+            else { continue }
+            let before = text[..<close].last(where: { !$0.isWhitespace })
+            guard before != "[", before != "{" else { continue }
+            var broken = text
+            broken.insert(",", at: close)
+            #expect(throws: JSONReadError.self, "\(broken)") { try JSONReader().read(broken) }
+            checked += 1
+        }
+    }
+}
