@@ -91,7 +91,7 @@ public struct BodyEncoder: Sendable {
 }
 
 /// A value that could not be encoded (a non-finite number, for example).
-public struct BodyEncodingError: Error, Sendable, CustomStringConvertible {
+public struct BodyEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, and where: `reply.totals.price: cannot encode non-finite number nan`.
     public let message: String
     /// The coding path of the problem, e.g. `reply.lines[2].price` (empty when unknown).
