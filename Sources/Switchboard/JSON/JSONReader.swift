@@ -133,6 +133,13 @@ private enum ASCII {
     static let apostrophe = UInt8(ascii: "'")
 }
 
+/// An open array or object.
+private struct Frame {
+    let isObject: Bool
+    let valueStart: Int
+    let keyStart: Int
+}
+
 /// One parse: an explicit stack of open containers instead of recursion.
 private struct JSONParser {
     let input: UnsafeBufferPointer<UInt8>
@@ -140,14 +147,14 @@ private struct JSONParser {
     let maxDepth: Int
     var position = 0
 
-    /// Open containers, innermost last: `true` for an object.
-    var kinds: [Bool] = []
-    /// Elements of the open arrays, innermost last.
-    var arrays: [[JSONValue]] = []
-    /// Members of the open objects, innermost last.
-    var objects: [[String: JSONValue]] = []
-    /// The key awaiting its value in each open object.
-    var pendingKeys: [String] = []
+    /// Open containers, innermost last: whether it is an object, and where its
+    /// elements start in `values` (and, for an object, its keys in `keys`).
+    var frames: [Frame] = []
+    /// Elements and member values of all open containers, in document order.
+    var values: [JSONValue] = []
+    /// Keys of all open objects, in document order, with their byte offsets.
+    var keys: [String] = []
+    var keyOffsets: [Int] = []
     /// Reused buffer for strings with escapes.
     var scratch: [UInt8] = []
 
@@ -228,8 +235,7 @@ private struct JSONParser {
                     position += 1
                     value = .object([:])
                 } else {
-                    kinds.append(true)
-                    objects.append([:])
+                    frames.append(Frame(isObject: true, valueStart: values.count, keyStart: keys.count))
                     try parseKey(afterComma: nil)
                     continue nextValue
                 }
@@ -241,8 +247,7 @@ private struct JSONParser {
                     position += 1
                     value = .array([])
                 } else {
-                    kinds.append(false)
-                    arrays.append([])
+                    frames.append(Frame(isObject: false, valueStart: values.count, keyStart: keys.count))
                     continue nextValue
                 }
             case ASCII.quote:
@@ -266,7 +271,7 @@ private struct JSONParser {
 
             // A value is complete: hand it to the open container, closing as many as end here.
             while true {
-                guard let isObject = kinds.last else {
+                guard let frame = frames.last else {
                     skipWhitespace()
                     if position < count {
                         throw fail(
@@ -275,12 +280,8 @@ private struct JSONParser {
                     }
                     return value
                 }
-                if isObject {
-                    let key = pendingKeys.removeLast()
-                    objects[objects.count - 1][key] = value
-                } else {
-                    arrays[arrays.count - 1].append(value)
-                }
+                let isObject = frame.isObject
+                values.append(value)
                 skipWhitespace()
                 guard position < count else {
                     throw fail(
@@ -301,12 +302,13 @@ private struct JSONParser {
                 }
                 if isObject && next == ASCII.closeBrace {
                     position += 1
-                    kinds.removeLast()
-                    value = .object(objects.removeLast())
+                    frames.removeLast()
+                    value = .object(try closeObject(frame))
                 } else if !isObject && next == ASCII.closeBracket {
                     position += 1
-                    kinds.removeLast()
-                    value = .array(arrays.removeLast())
+                    frames.removeLast()
+                    value = .array(Array(values[frame.valueStart...]))
+                    values.removeSubrange(frame.valueStart...)
                 } else {
                     throw unexpected(at: position, expected: isObject ? "',' or '}'" : "',' or ']'")
                 }
@@ -315,14 +317,31 @@ private struct JSONParser {
     }
 
     func checkDepth() throws(JSONReadError) {
-        if kinds.count >= maxDepth {
+        if frames.count >= maxDepth {
             throw fail(
                 .nestingTooDeep(limit: maxDepth),
                 "arrays and objects nested deeper than the limit of \(maxDepth)", at: position)
         }
     }
 
-    /// Parses `"key" :` at the current position (whitespace skipped) into `pendingKeys`.
+    /// Builds the dictionary of the object `frame` closes, hashing each key once;
+    /// a key seen twice is an error at its second occurrence.
+    mutating func closeObject(_ frame: Frame) throws(JSONReadError) -> [String: JSONValue] {
+        let count = keys.count - frame.keyStart
+        var members = [String: JSONValue](minimumCapacity: count)
+        for index in 0..<count {
+            let key = keys[frame.keyStart + index]
+            if members.updateValue(values[frame.valueStart + index], forKey: key) != nil {
+                throw fail(.duplicateKey(key), "duplicate key \(quoted(key)) in object", at: keyOffsets[frame.keyStart + index])
+            }
+        }
+        keys.removeSubrange(frame.keyStart...)
+        keyOffsets.removeSubrange(frame.keyStart...)
+        values.removeSubrange(frame.valueStart...)
+        return members
+    }
+
+    /// Parses `"key" :` at the current position (whitespace skipped) into `keys`.
     mutating func parseKey(afterComma comma: Int?) throws(JSONReadError) {
         guard position < count, input[position] == ASCII.quote else {
             if let comma, position < count, input[position] == ASCII.closeBrace {
@@ -332,15 +351,13 @@ private struct JSONParser {
         }
         let keyOffset = position
         let key = try parseString()
-        if objects[objects.count - 1][key] != nil {
-            throw fail(.duplicateKey(key), "duplicate key \(quoted(key)) in object", at: keyOffset)
-        }
         skipWhitespace()
         guard position < count, input[position] == ASCII.colon else {
             throw unexpected(at: position, expected: "':' after the key")
         }
         position += 1
-        pendingKeys.append(key)
+        keys.append(key)
+        keyOffsets.append(keyOffset)
     }
 
     // MARK: Literals
