@@ -432,18 +432,17 @@ private func isZeroText(_ text: String) -> Bool {
 func box<T: Encodable>(
     _ value: T, state: EncodingState, parent: PathNode?, key: (any CodingKey)?
 ) throws -> EncodedNode {
-    switch value {
-    case let string as String: return .string(string)
-    case let flag as Bool: return .bool(flag)
-    case let integer as Int: return .int(Int64(integer))
-    case let double as Double: return try boxDouble(double, parent: parent, key: key)
-    case let json as JSONValue: return .json(json)
-    case let date as Date: return try boxDate(date, parent: parent, key: key)
-    case let url as URL: return .string(url.absoluteString)
-    case let decimal as Decimal: return try boxDecimal(decimal, parent: parent, key: key)
-    case let data as Data: return .string(data.base64EncodedString())
-    default: break
-    }
+    // Metatype comparisons first (cheap), a cast only once the type is known.
+    let type = T.self
+    if type == String.self, let string = value as? String { return .string(string) }
+    if type == Int.self, let integer = value as? Int { return .int(Int64(integer)) }
+    if type == Double.self, let double = value as? Double { return try boxDouble(double, parent: parent, key: key) }
+    if type == Bool.self, let flag = value as? Bool { return .bool(flag) }
+    if type == JSONValue.self, let json = value as? JSONValue { return .json(json) }
+    if type == Date.self, let date = value as? Date { return try boxDate(date, parent: parent, key: key) }
+    if type == URL.self, let url = value as? URL { return .string(url.absoluteString) }
+    if type == Decimal.self, let decimal = value as? Decimal { return try boxDecimal(decimal, parent: parent, key: key) }
+    if type == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
     let path = key.map { PathNode(parent: parent, key: $0) } ?? parent
     let encoder = NodeEncoder(state: state, path: path)
     do {
