@@ -274,7 +274,7 @@ private func json<T: Encodable>(_ value: T) throws -> String {
         // And JSONSerialization accepts it as it is.
         #expect(JSONSerialization.isValidJSONObject(tree))
         let data = try JSONSerialization.data(withJSONObject: tree)
-        #expect(Normalized(try JSONReader().read(data)) == Normalized(try JSONReader().read(try BodyEncoder().encodeJSON(cart))))
+        #expect(NormalizedJSON(try JSONReader().read(data)) == NormalizedJSON(try JSONReader().read(try BodyEncoder().encodeJSON(cart))))
     }
 
     @Test func putsSpecialTypesIntoTheTree() throws {

@@ -14,8 +14,8 @@ import Testing
             let text = generator.document()
             let ours = try JSONReader().read(text)
             let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
-            let expected = try #require(Normalized(foundation: theirs), "document \(index): \(text)")
-            #expect(Normalized(ours) == expected, "seed \(seed) document \(index): \(text)")
+            let expected = try #require(NormalizedJSON(foundation: theirs), "document \(index): \(text)")
+            #expect(NormalizedJSON(ours) == expected, "seed \(seed) document \(index): \(text)")
             compared += 1
         }
         #expect(compared == 500)

@@ -328,7 +328,7 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
     }
 
     @Test func neverCrashesOnRandomBytes() {
-        var random = SeededRandom(seed: 7)
+        var random = JSONSeededRandom(seed: 7)
         let alphabet = Array(#"{}[],:"\ u0123456789abcdefABCDEF.-+eEtrufalsn"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xE2, 0xED, 0xF0, 0xFF]
         for _ in 0..<3_000 {
             let length = Int(random.next() % 24)

@@ -3,7 +3,7 @@ import Foundation
 @testable import Switchboard
 
 /// SplitMix64: a small seeded generator so that failures reproduce.
-struct SeededRandom: RandomNumberGenerator {
+struct JSONSeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -22,10 +22,10 @@ struct SeededRandom: RandomNumberGenerator {
 
 /// Generates random valid JSON text, with random whitespace, escapes and UTF-8.
 struct JSONTextGenerator {
-    var random: SeededRandom
+    var random: JSONSeededRandom
     var maxDepth = 5
 
-    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+    init(seed: UInt64) { random = JSONSeededRandom(seed: seed) }
 
     mutating func document() -> String {
         var text = ""
@@ -116,11 +116,11 @@ struct JSONTextGenerator {
 
 /// Generates random `JSONValue`s (numbers as valid text of many shapes).
 struct JSONValueGenerator {
-    var random: SeededRandom
+    var random: JSONSeededRandom
     var text: JSONTextGenerator
 
     init(seed: UInt64) {
-        random = SeededRandom(seed: seed)
+        random = JSONSeededRandom(seed: seed)
         text = JSONTextGenerator(seed: seed &+ 1)
     }
 
@@ -152,13 +152,13 @@ struct JSONValueGenerator {
 }
 
 /// A shape both JSONValue and a Foundation tree reduce to, for comparing them.
-indirect enum Normalized: Equatable, CustomStringConvertible {
+indirect enum NormalizedJSON: Equatable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([Normalized])
-    case object([String: Normalized])
+    case array([NormalizedJSON])
+    case object([String: NormalizedJSON])
 
     init(_ value: JSONValue) {
         switch value {
@@ -166,8 +166,8 @@ indirect enum Normalized: Equatable, CustomStringConvertible {
         case .bool(let flag): self = .bool(flag)
         case .number(let number): self = .number(Double(number.text) ?? .nan)
         case .string(let string): self = .string(string)
-        case .array(let elements): self = .array(elements.map(Normalized.init))
-        case .object(let members): self = .object(members.mapValues(Normalized.init))
+        case .array(let elements): self = .array(elements.map(NormalizedJSON.init))
+        case .object(let members): self = .object(members.mapValues(NormalizedJSON.init))
         }
     }
 
@@ -183,16 +183,16 @@ indirect enum Normalized: Equatable, CustomStringConvertible {
             }
         case let flag as Bool: self = .bool(flag)
         case let elements as [Any]:
-            var result: [Normalized] = []
+            var result: [NormalizedJSON] = []
             for element in elements {
-                guard let normalized = Normalized(foundation: element) else { return nil }
+                guard let normalized = NormalizedJSON(foundation: element) else { return nil }
                 result.append(normalized)
             }
             self = .array(result)
         case let members as [String: Any]:
-            var result: [String: Normalized] = [:]
+            var result: [String: NormalizedJSON] = [:]
             for (key, member) in members {
-                guard let normalized = Normalized(foundation: member) else { return nil }
+                guard let normalized = NormalizedJSON(foundation: member) else { return nil }
                 result[key] = normalized
             }
             self = .object(result)
@@ -200,7 +200,7 @@ indirect enum Normalized: Equatable, CustomStringConvertible {
         }
     }
 
-    static func == (lhs: Normalized, rhs: Normalized) -> Bool {
+    static func == (lhs: NormalizedJSON, rhs: NormalizedJSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b

@@ -166,7 +166,7 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
             // Foundation on Linux sometimes drops from strings).
             guard !String(decoding: writer.bytes, as: UTF8.self).unicodeScalars.contains("\u{FEFF}") else { continue }
             let foundation = try JSONSerialization.jsonObject(with: Data(writer.bytes), options: .fragmentsAllowed)
-            #expect(Normalized(foundation: foundation) == Normalized(value))
+            #expect(NormalizedJSON(foundation: foundation) == NormalizedJSON(value))
         }
     }
 
