@@ -30,6 +30,17 @@ public struct Channel: Hashable, Comparable, Sendable, CustomStringConvertible {
         if name.isEmpty { return .empty }
         let bytes = name.utf8.count
         if bytes > maxLength { return .tooLong(byteCount: bytes, limit: maxLength) }
+        // Fast path for ASCII (every channel name in practice): the control
+        // characters are C0 and DEL, and a byte's offset is its scalar's offset.
+        var ascii = true
+        for (offset, byte) in name.utf8.enumerated() {
+            if byte >= 0x80 {
+                ascii = false
+                break
+            }
+            if byte < 0x20 || byte == 0x7F { return .controlCharacter(scalar: UInt32(byte), offset: offset) }
+        }
+        if ascii { return nil }
         for (offset, scalar) in name.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
             return .controlCharacter(scalar: scalar.value, offset: offset)
         }

@@ -86,26 +86,28 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
     }
 }
 
-/// Fans diagnostics out to the router's observers. Observers run on the thread
-/// that caused the diagnostic, outside any lock.
+/// Fans diagnostics out to the router's observers, in the order they were added.
+/// Observers run on the thread that caused the diagnostic, outside any lock.
 final class DiagnosticSink: Sendable {
     typealias Observer = @Sendable (Diagnostic) -> Void
-    private let observers = Locked<[UInt64: Observer]>([:])
+    /// In registration order (ids only grow), so emitting needs no sorting.
+    private let observers = Locked<[(id: UInt64, observer: Observer)]>([])
 
     func add(_ id: UInt64, _ observer: @escaping Observer) {
-        observers.withLock { $0[id] = observer }
+        observers.withLock { $0.append((id, observer)) }
     }
 
     func remove(_ id: UInt64) {
-        observers.withLock { _ = $0.removeValue(forKey: id) }
+        observers.withLock { $0.removeAll { $0.id == id } }
     }
 
     var isObserved: Bool { observers.withLock { !$0.isEmpty } }
 
+    /// Tells every observer; builds the diagnostic only when someone listens.
     func emit(_ diagnostic: @autoclosure () -> Diagnostic) {
-        let current = observers.withLock { $0.isEmpty ? [] : $0.sorted { $0.key < $1.key }.map(\.value) }
+        let current = observers.withLock { $0 }
         guard !current.isEmpty else { return }
         let value = diagnostic()
-        for observer in current { observer(value) }
+        for entry in current { entry.observer(value) }
     }
 }

@@ -13,7 +13,11 @@
 /// read the outcome of what ran after it (the value `next` returns).
 ///
 /// ## Implementation requirements
-/// - Call `next` at most once; calling it again delivers the message again.
+/// - Call `next` at most once per message you pass on. For an event, calling it
+///   again delivers again; a request reaches its responder only once (a second
+///   call returns ``Outcome/stopped(reason:)``).
+/// - Call `next` before returning; a `next` kept and called later finds the
+///   message already finished.
 /// - Be fast and synchronous: delivery runs on the caller's thread.
 /// - To override part of another middleware's behaviour, keep it and call its
 ///   ``handle(_:next:)`` for the cases you do not override (the Poq pattern).
@@ -48,31 +52,75 @@ public struct Middleware: MessageMiddleware {
 }
 
 /// The rest of a middleware chain after one middleware.
+///
+/// Calling it passes the message on to the next middleware, or to delivery
+/// after the last one, and returns the outcome of everything that ran after
+/// this point. For an event, each call delivers again (a middleware may fan one
+/// message out into several rewritten ones). A request reaches its responder
+/// at most once: a second call returns ``Outcome/stopped(reason:)`` and the
+/// responder is not called again.
 public struct MiddlewareNext: Sendable {
-    let chain: MiddlewareChain
+    let run: ChainRun
     let index: Int
 
     /// Passes `message` on to the next middleware, or to delivery after the last one.
+    /// - Parameter message: the message to pass on; it may differ from the one received
+    ///   (another body, another channel).
     /// - Returns: the outcome of everything that ran after this point.
     public func callAsFunction(_ message: Message) -> Outcome {
-        chain.run(message, from: index)
+        run.run(message, from: index)
     }
 }
 
 /// One message's trip through a snapshot of the middleware list.
-struct MiddlewareChain: Sendable {
+///
+/// One object per message (only when middleware is registered): it carries the
+/// snapshot, the caller's reply and the route looked up for the message's
+/// channel, so delivery after the chain needs no second lock round trip.
+final class ChainRun: @unchecked Sendable {
+    // `@unchecked`: every stored property is an immutable `Sendable` value except
+    // `lastStop`, which is read and written only inside `ChainRun.stopLock`.
+    let router: Router
     let entries: [MiddlewareEntry]
-    let deliver: @Sendable (Message) -> Outcome
-    let report: DiagnosticSink
+    let reply: OnceReply?
+    let routedChannel: Channel
+    let route: Router.Route
+    private var lastStop: (depth: Int, reason: String)?
+
+    /// Guards `lastStop` of every run; taken only when a middleware returns `.stopped`.
+    private static let stopLock = Locked(())
+
+    init(router: Router, entries: [MiddlewareEntry], reply: OnceReply?, channel: Channel, route: Router.Route) {
+        self.router = router
+        self.entries = entries
+        self.reply = reply
+        self.routedChannel = channel
+        self.route = route
+    }
 
     func run(_ message: Message, from index: Int) -> Outcome {
-        guard index < entries.count else { return deliver(message) }
-        let entry = entries[index]
-        let outcome = entry.middleware.handle(message, next: MiddlewareNext(chain: self, index: index + 1))
-        if case .stopped = outcome {
-            report.emit(.stopped(message.channel, by: entry.name, outcome))
+        guard index < entries.count else {
+            let route = message.channel == routedChannel ? route : nil
+            return router.deliver(message, route: route, reply: reply)
+        }
+        let outcome = entries[index].middleware.handle(message, next: MiddlewareNext(run: self, index: index + 1))
+        if case .stopped(let reason) = outcome {
+            noteStop(reason: reason, at: index, channel: message.channel, outcome: outcome)
         }
         return outcome
+    }
+
+    /// Reports a stop once, naming the middleware that stopped the message; an
+    /// outer middleware that only passes the same stop on is not reported again.
+    private func noteStop(reason: String, at depth: Int, channel: Channel, outcome: Outcome) {
+        let isNew = ChainRun.stopLock.withLock { _ -> Bool in
+            defer { lastStop = (depth, reason) }
+            guard let last = lastStop else { return true }
+            return !(last.depth == depth + 1 && last.reason == reason)
+        }
+        if isNew {
+            router.diagnostics.emit(.stopped(channel, by: entries[depth].name, outcome))
+        }
     }
 }
 

@@ -10,6 +10,7 @@ final class ReplyState: Sendable {
         var machine = ReplyStateMachine()
         var completion: Completion?
         var result: Result<ReplyValue, RequestFailure>?
+        var onDeadline: (@Sendable () -> Void)?
     }
 
     let channel: Channel
@@ -44,6 +45,9 @@ final class ReplyState: Sendable {
         }
         switch action {
         case .resolveCaller:
+            if case .failure(.responderFailed(_, let message)) = result {
+                report.emit(.responderFailed(channel, message: message))
+            }
             completion?(result)
             return true
         case .reportIgnoredReply(let after):
@@ -66,14 +70,26 @@ final class ReplyState: Sendable {
         completion(.failure(.dropped(channel)))
     }
 
+    /// Sets what to do when the deadline passes (cancel the task of an `async` responder).
+    /// Runs `action` at once if the deadline has passed already.
+    func onDeadline(_ action: @escaping @Sendable () -> Void) {
+        let runNow = inner.withLock { inner -> Bool in
+            guard inner.machine.phase != .timedOut else { return true }
+            inner.onDeadline = action
+            return false
+        }
+        if runNow { action() }
+    }
+
     /// The deadline passed; resolves the caller with the fallback or ``RequestFailure/timedOut(_:after:)``.
     func deadlinePassed(after deadline: Duration) {
-        let completion = inner.withLock { inner -> Completion? in
-            guard inner.machine.deadlinePassed() == .resolveCaller else { return nil }
+        let (completion, action) = inner.withLock { inner -> (Completion?, (@Sendable () -> Void)?) in
+            guard inner.machine.deadlinePassed() == .resolveCaller else { return (nil, nil) }
             inner.result = fallback.map { .success($0) } ?? .failure(.timedOut(channel, after: deadline))
-            return inner.completion.take()
+            return (inner.completion.take(), inner.onDeadline.take())
         }
         guard let completion else { return }
+        action?()
         report.emit(.deadlinePassed(channel, after: deadline, usedFallback: fallback != nil))
         if let fallback {
             completion(.success(fallback))
@@ -99,13 +115,5 @@ extension Duration {
         if seconds <= 0 && attoseconds <= 0 { return 0 }
         if seconds >= Int64(Int.max / 1_000_000_000) - 1 { return Int.max / 2 }
         return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    }
-}
-
-extension Optional {
-    /// Returns the wrapped value and leaves `nil` behind.
-    fileprivate mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
     }
 }

@@ -48,25 +48,31 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
 
     /// A sentence that names the channel and what went wrong.
     public var message: String {
+        guard let channel else { return reason }
+        return "\(channel): \(reason)"
+    }
+
+    /// What went wrong, without the channel name (for `invalidChannel`, the name and the problem).
+    public var reason: String {
         switch self {
         case .invalidChannel(let name, let problem):
             return "invalid channel name \(String(reflecting: String(name.prefix(64)))): \(problem)"
-        case .noResponder(let channel):
-            return "\(channel): no responder is registered"
-        case .invalidBody(let channel, let error):
-            return "\(channel): \(error)"
-        case .responderFailed(let channel, let message):
-            return "\(channel): \(message)"
-        case .dropped(let channel):
-            return "\(channel): the responder released its reply handle without replying"
-        case .timedOut(let channel, let after):
-            return "\(channel): no reply within \(after)"
-        case .stopped(let channel, let outcome):
-            return "\(channel): stopped by middleware (\(outcome))"
-        case .unencodableReply(let channel, let error):
-            return "\(channel): the reply could not be encoded: \(error)"
-        case .unencodableRequest(let channel, let error):
-            return "\(channel): the request could not be encoded: \(error)"
+        case .noResponder:
+            return "no responder is registered"
+        case .invalidBody(_, let error):
+            return "\(error)"
+        case .responderFailed(_, let message):
+            return message
+        case .dropped:
+            return "the responder released its reply handle without replying"
+        case .timedOut(_, let after):
+            return "no reply within \(after)"
+        case .stopped(_, let outcome):
+            return "stopped by middleware (\(outcome))"
+        case .unencodableReply(_, let error):
+            return "the reply could not be encoded: \(error)"
+        case .unencodableRequest(_, let error):
+            return "the request could not be encoded: \(error)"
         }
     }
 

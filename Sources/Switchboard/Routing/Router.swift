@@ -55,21 +55,35 @@ public final class Router: Sendable {
         let reply: OnceReply?
     }
 
-    struct ChannelEntry: Sendable {
+    /// What delivery needs to know about a channel, copied out under the lock in one step.
+    struct Route: Sendable {
         var handlers: [HandlerEntry] = []
         var responder: ResponderEntry?
         var policy: BufferPolicy?
+
+        static let empty = Route()
+    }
+
+    struct ChannelEntry: Sendable {
+        var route = Route()
         var kept: [KeptMessage] = []
 
-        var isLive: Bool { responder != nil || !handlers.isEmpty }
+        var isLive: Bool { route.responder != nil || !route.handlers.isEmpty }
+        /// Whether the entry holds nothing worth keeping (so a channel name from outside leaves no trace).
+        var isVacant: Bool { !isLive && route.policy == nil && kept.isEmpty }
     }
 
     struct State: Sendable {
         var channels: [Channel: ChannelEntry] = [:]
         var middleware: [MiddlewareEntry] = []
         var features: [String: Feature] = [:]
-        var manifestObservers: [UInt64: @Sendable (Manifest) -> Void] = [:]
+        /// In registration order (ids only grow).
+        var manifestObservers: [(id: UInt64, observer: @Sendable (Manifest) -> Void)] = []
         var lastManifest = Manifest(channels: [], features: [:])
+        /// Manifests computed but not yet told to observers, oldest first.
+        var pendingManifests: [Manifest] = []
+        /// Whether a thread is telling observers (it tells every pending manifest, in order).
+        var notifying = false
         var keptTotal = 0
         var nextID: UInt64 = 0
 
@@ -91,25 +105,67 @@ public final class Router: Sendable {
             return Manifest(channels: live, features: enabled)
         }
 
-        /// Recomputes the manifest; returns the observers to tell, with the new manifest, if it changed.
-        mutating func manifestChange() -> (Manifest, [@Sendable (Manifest) -> Void])? {
+        /// Recomputes the manifest and queues it for observers if it changed.
+        /// - Returns: whether the caller must now tell observers (no other thread is doing it).
+        mutating func queueManifestChange() -> Bool {
             let manifest = computeManifest()
-            guard manifest != lastManifest else { return nil }
+            guard manifest != lastManifest else { return false }
             lastManifest = manifest
-            return (manifest, manifestObservers.sorted { $0.key < $1.key }.map(\.value))
+            guard !manifestObservers.isEmpty else { return false }
+            pendingManifests.append(manifest)
+            guard !notifying else { return false }
+            notifying = true
+            return true
+        }
+
+        /// Removes the channel's entry when it holds nothing.
+        mutating func prune(_ channel: Channel) {
+            if channels[channel]?.isVacant == true { channels[channel] = nil }
+        }
+
+        /// Takes the kept messages of `channel` for delivery, after removing those that
+        /// expired under `policy`. Returns (to deliver, expired), both in arrival order.
+        mutating func takeKept(
+            _ channel: Channel, now: ContinuousClock.Instant, defaultPolicy: BufferPolicy
+        ) -> ([KeptMessage], [KeptMessage]) {
+            guard let entry = channels[channel], !entry.kept.isEmpty else { return ([], []) }
+            let kept = entry.kept
+            channels[channel]?.kept = []
+            keptTotal -= kept.count
+            guard case .keep(_, let limit) = entry.route.policy ?? defaultPolicy else { return (kept, []) }
+            let (expired, fresh) = kept.partitioned { now - $0.arrival >= limit }
+            return (fresh, expired)
         }
     }
 
-    /// Runs `body` under the lock, then tells manifest observers about a change it made.
+    /// Runs `body` under the lock, then tells manifest observers about any change it made.
     private func mutate<R>(_ body: (inout State) -> R) -> R {
-        let (result, change) = state.withLock { state -> (R, (Manifest, [@Sendable (Manifest) -> Void])?) in
+        let (result, mustNotify) = state.withLock { state -> (R, Bool) in
             let result = body(&state)
-            return (result, state.manifestChange())
+            return (result, state.queueManifestChange())
         }
-        if let (manifest, observers) = change {
+        if mustNotify { notifyManifestObservers() }
+        return result
+    }
+
+    /// Tells observers every queued manifest, oldest first, outside the lock.
+    ///
+    /// One thread at a time does this, so observers see changes in the order they
+    /// were made and the last manifest they see is the current one, even when
+    /// threads register concurrently. A change made by an observer (or by another
+    /// thread meanwhile) is queued and told by the same loop.
+    private func notifyManifestObservers() {
+        while true {
+            let next = state.withLock { state -> (Manifest, [@Sendable (Manifest) -> Void])? in
+                guard !state.pendingManifests.isEmpty else {
+                    state.notifying = false
+                    return nil
+                }
+                return (state.pendingManifests.removeFirst(), state.manifestObservers.map(\.observer))
+            }
+            guard let (manifest, observers) = next else { return }
             for observer in observers { observer(manifest) }
         }
-        return result
     }
 
     // MARK: - Event handlers
@@ -148,7 +204,9 @@ public final class Router: Sendable {
         _ type: E.Type, replacing: Bool, _ handler: @escaping @Sendable (E, MessageContext) throws -> Void
     ) -> Registration {
         let channel = E.channel
-        let id = mutate { state -> UInt64 in
+        let now = ContinuousClock.now
+        let defaultPolicy = options.defaultBufferPolicy
+        let (id, kept, expired) = mutate { state -> (UInt64, [KeptMessage], [KeptMessage]) in
             let id = state.makeID()
             let entry = HandlerEntry(
                 id: id,
@@ -160,16 +218,19 @@ public final class Router: Sendable {
                 }
             )
             if replacing {
-                state.channels[channel, default: ChannelEntry()].handlers = [entry]
+                state.channels[channel, default: ChannelEntry()].route.handlers = [entry]
             } else {
-                state.channels[channel, default: ChannelEntry()].handlers.append(entry)
+                state.channels[channel, default: ChannelEntry()].route.handlers.append(entry)
             }
-            return id
+            // Taken in the same step as the registration, so no message kept before it is missed.
+            let (kept, expired) = state.takeKept(channel, now: now, defaultPolicy: defaultPolicy)
+            return (id, kept, expired)
         }
-        flushKept(channel)
+        deliverKept(kept, expired: expired, on: channel)
         return Registration { [weak self] in
             self?.mutate { state in
-                state.channels[channel]?.handlers.removeAll { $0.id == id }
+                state.channels[channel]?.route.handlers.removeAll { $0.id == id }
+                state.prune(channel)
             }
         }
     }
@@ -234,13 +295,16 @@ public final class Router: Sendable {
         _ responder: @escaping @Sendable (R) async throws -> R.Reply
     ) -> @Sendable (R, Reply<R.Reply>) -> Void {
         { request, reply in
-            Task {
+            let task = Task {
                 do {
                     reply.succeed(try await responder(request))
+                } catch is CancellationError where reply.isResolved {
+                    // Cancelled because the deadline passed: the caller has its answer already.
                 } catch {
                     reply.fail(error)
                 }
             }
+            reply.state.onDeadline { task.cancel() }
         }
     }
 
@@ -253,10 +317,12 @@ public final class Router: Sendable {
     ) throws(RegistrationError) -> Registration {
         let channel = R.channel
         let entryFallback = fallback.map { ReplyValue($0) }
-        let id = mutate { state -> UInt64? in
-            if !replacing, state.channels[channel]?.responder != nil { return nil }
+        let now = ContinuousClock.now
+        let defaultPolicy = options.defaultBufferPolicy
+        let registered = mutate { state -> (UInt64, [KeptMessage], [KeptMessage])? in
+            if !replacing, state.channels[channel]?.route.responder != nil { return nil }
             let id = state.makeID()
-            state.channels[channel, default: ChannelEntry()].responder = ResponderEntry(
+            state.channels[channel, default: ChannelEntry()].route.responder = ResponderEntry(
                 id: id,
                 deadline: deadline,
                 fallback: entryFallback,
@@ -266,14 +332,16 @@ public final class Router: Sendable {
                     responder(request, Reply<R.Reply>(state: replyState))
                 }
             )
-            return id
+            let (kept, expired) = state.takeKept(channel, now: now, defaultPolicy: defaultPolicy)
+            return (id, kept, expired)
         }
-        guard let id else { throw .responderExists(channel) }
-        flushKept(channel)
+        guard let (id, kept, expired) = registered else { throw .responderExists(channel) }
+        deliverKept(kept, expired: expired, on: channel)
         return Registration { [weak self] in
             self?.mutate { state in
-                if state.channels[channel]?.responder?.id == id {
-                    state.channels[channel]?.responder = nil
+                if state.channels[channel]?.route.responder?.id == id {
+                    state.channels[channel]?.route.responder = nil
+                    state.prune(channel)
                 }
             }
         }
@@ -340,11 +408,11 @@ public final class Router: Sendable {
     public func observeManifest(_ observer: @escaping @Sendable (Manifest) -> Void) -> Registration {
         let id = state.withLock { state -> UInt64 in
             let id = state.makeID()
-            state.manifestObservers[id] = observer
+            state.manifestObservers.append((id, observer))
             return id
         }
         return Registration { [weak self] in
-            self?.state.withLock { state in _ = state.manifestObservers.removeValue(forKey: id) }
+            self?.state.withLock { state in state.manifestObservers.removeAll { $0.id == id } }
         }
     }
 
@@ -368,21 +436,29 @@ public final class Router: Sendable {
     // MARK: - Buffering
 
     /// Sets what `channel` does with messages that arrive before it has a handler.
-    /// Switching to ``BufferPolicy/drop`` discards (and reports) what was kept.
+    ///
+    /// Switching to ``BufferPolicy/drop`` discards what was kept, reporting each as
+    /// ``Diagnostic/unhandled(_:)``; switching to a smaller buffer discards the
+    /// oldest kept messages, reporting each as ``Diagnostic/keptOverflow(_:)``.
+    /// A discarded request's caller gets ``RequestFailure/noResponder(_:)``.
     public func setBufferPolicy(_ policy: BufferPolicy, for channel: Channel) {
+        let capacity = self.capacity(of: policy)
         let discarded = state.withLock { state -> [KeptMessage] in
-            state.channels[channel, default: ChannelEntry()].policy = policy
-            guard policy == .drop, let kept = state.channels[channel]?.kept, !kept.isEmpty else { return [] }
-            state.channels[channel]?.kept = []
-            state.keptTotal -= kept.count
-            return kept
+            state.channels[channel, default: ChannelEntry()].route.policy = policy
+            guard let kept = state.channels[channel]?.kept, kept.count > capacity else { return [] }
+            let excess = Array(kept.prefix(kept.count - capacity))
+            state.channels[channel]?.kept = Array(kept.suffix(capacity))
+            state.keptTotal -= excess.count
+            return excess
         }
-        for message in discarded { discard(message, on: channel, diagnostic: .unhandled(channel)) }
+        let diagnostic: Diagnostic = policy == .drop ? .unhandled(channel) : .keptOverflow(channel)
+        for message in discarded { discard(message, on: channel, diagnostic: diagnostic) }
     }
 
-    /// The policy in effect for `channel`.
+    /// The policy in effect for `channel`: the one set with ``setBufferPolicy(_:for:)``,
+    /// or ``RouterOptions/defaultBufferPolicy``.
     public func bufferPolicy(for channel: Channel) -> BufferPolicy {
-        state.withLock { $0.channels[channel]?.policy } ?? options.defaultBufferPolicy
+        state.withLock { $0.channels[channel]?.route.policy } ?? options.defaultBufferPolicy
     }
 
     /// How many messages are kept for `channel`, waiting for a handler.
@@ -390,18 +466,25 @@ public final class Router: Sendable {
         state.withLock { $0.channels[channel]?.kept.count ?? 0 }
     }
 
-    /// Discards kept messages that waited longer than their channel's policy allows, reporting each.
-    /// The router also does this on its own when a kept message's time is up.
+    /// How many messages are kept on all channels together (at most ``RouterOptions/maxKeptTotal``).
+    public var keptTotal: Int {
+        state.withLock { $0.keptTotal }
+    }
+
+    /// Discards kept messages that waited longer than their channel's policy allows,
+    /// reporting each as ``Diagnostic/keptExpired(_:)``. The router also does this on
+    /// its own when a kept message's time is up, and before delivering kept messages.
     public func discardExpiredMessages() {
         let now = ContinuousClock.now
         let expired = state.withLock { state -> [(Channel, KeptMessage)] in
             var expired: [(Channel, KeptMessage)] = []
             for (channel, entry) in state.channels where !entry.kept.isEmpty {
-                guard case .keep(_, let limit) = entry.policy ?? options.defaultBufferPolicy else { continue }
+                guard case .keep(_, let limit) = entry.route.policy ?? options.defaultBufferPolicy else { continue }
                 let (old, fresh) = entry.kept.partitioned { now - $0.arrival >= limit }
                 guard !old.isEmpty else { continue }
                 state.channels[channel]?.kept = fresh
                 state.keptTotal -= old.count
+                state.prune(channel)
                 expired += old.map { (channel, $0) }
             }
             return expired
@@ -414,66 +497,105 @@ public final class Router: Sendable {
         kept.reply?.resolve(.failure(.noResponder(channel)))
     }
 
-    /// Keeps a message that found no handler, according to `policy`.
-    private func keep(_ message: Message, policy: BufferPolicy, reply: OnceReply?) -> Outcome {
-        let channel = message.channel
-        let kept = KeptMessage(message: message, arrival: .now, reply: reply)
-        let perChannel: Int
+    /// How many messages a policy keeps on one channel, within ``RouterOptions/maxKeptPerChannel``.
+    private func capacity(of policy: BufferPolicy) -> Int {
         switch policy {
-        case .drop: perChannel = 0
-        case .keepLast: perChannel = 1
-        case .keep(let max, _): perChannel = Swift.max(0, Swift.min(max, options.maxKeptPerChannel))
+        case .drop: return 0
+        case .keepLast: return Swift.min(1, Swift.max(0, options.maxKeptPerChannel))
+        case .keep(let max, _): return Swift.max(0, Swift.min(max, options.maxKeptPerChannel))
         }
-        let (accepted, overflow, count) = state.withLock { state -> (Bool, [KeptMessage], Int) in
-            var entry = state.channels[channel] ?? ChannelEntry()
-            // A handler may have registered since delivery looked: deliver instead.
-            if entry.isLive { return (false, [], 0) }
-            var overflow: [KeptMessage] = []
-            if perChannel == 0 || options.maxKeptTotal <= 0 { return (true, [kept], 0) }
-            entry.kept.append(kept)
-            state.keptTotal += 1
-            while entry.kept.count > perChannel {
-                overflow.append(entry.kept.removeFirst())
-                state.keptTotal -= 1
-            }
-            if state.keptTotal > options.maxKeptTotal, overflow.isEmpty, entry.kept.count > 0 {
-                overflow.append(entry.kept.removeFirst())
-                state.keptTotal -= 1
-            }
-            state.channels[channel] = entry
-            return (true, overflow, entry.kept.count)
-        }
-        guard accepted else { return deliver(message, reply: reply) }
-        for message in overflow { discard(message, on: channel, diagnostic: .keptOverflow(channel)) }
-        if overflow.contains(where: { $0.arrival == kept.arrival && $0.message.id == message.id }) && count == 0 {
-            return .unhandled
-        }
-        diagnostics.emit(.kept(channel, count: count))
-        if case .keep(_, let limit) = policy {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(limit.nanosecondsClamped)) {
-                [weak self] in self?.discardExpiredMessages()
-            }
-        }
-        reply?.armDeadline(options.defaultDeadline, channel: channel)
-        return .kept
     }
 
-    /// Delivers what was kept for `channel` to the handler that just registered.
-    private func flushKept(_ channel: Channel) {
-        discardExpiredMessages()
-        let kept = state.withLock { state -> [KeptMessage] in
-            guard let entry = state.channels[channel], entry.isLive, !entry.kept.isEmpty else { return [] }
-            state.channels[channel]?.kept = []
-            state.keptTotal -= entry.kept.count
-            return entry.kept
+    /// Keeps a message that found no handler, according to `policy`.
+    private func keep(_ message: Message, policy: BufferPolicy, reply: OnceReply?) -> Outcome {
+        enum Decision {
+            case deliverNow
+            case refused
+            case kept(count: Int, overflow: [KeptMessage])
+            case pushedOut(overflow: [KeptMessage])
         }
+        let channel = message.channel
+        let capacity = self.capacity(of: policy)
+        let maxTotal = options.maxKeptTotal
+        reply?.markKept()
+        let kept = KeptMessage(message: message, arrival: .now, reply: reply)
+        let decision = state.withLock { state -> Decision in
+            // A handler may have registered since delivery looked: deliver instead.
+            if state.isLive(channel) { return .deliverNow }
+            if capacity == 0 || maxTotal <= 0 { return .refused }
+            var overflow: [KeptMessage] = []
+            var total = state.keptTotal + 1
+            let count = { (entry: inout ChannelEntry) -> Int in
+                entry.kept.append(kept)
+                // Past either limit, the channel's oldest kept message goes (the new one last of all).
+                while entry.kept.count > capacity || (total > maxTotal && !entry.kept.isEmpty) {
+                    overflow.append(entry.kept.removeFirst())
+                    total -= 1
+                }
+                return entry.kept.count
+            }(&state.channels[channel, default: ChannelEntry()])
+            state.keptTotal = total
+            // The new message is the last one appended, so it survived if anything is left.
+            if count == 0 {
+                state.prune(channel)
+                return .pushedOut(overflow: overflow)
+            }
+            return .kept(count: count, overflow: overflow)
+        }
+        switch decision {
+        case .deliverNow:
+            return deliver(message, route: nil, reply: reply)
+        case .refused:
+            discard(kept, on: channel, diagnostic: .keptOverflow(channel))
+            return .unhandled
+        case .pushedOut(let overflow):
+            for message in overflow { discard(message, on: channel, diagnostic: .keptOverflow(channel)) }
+            return .unhandled
+        case .kept(let count, let overflow):
+            for message in overflow { discard(message, on: channel, diagnostic: .keptOverflow(channel)) }
+            diagnostics.emit(.kept(channel, count: count))
+            if case .keep(_, let limit) = policy {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(limit.nanosecondsClamped)) {
+                    [weak self] in self?.discardExpiredMessages()
+                }
+            }
+            if let reply { armKeptDeadline(reply, on: channel) }
+            return .kept
+        }
+    }
+
+    /// Times out a kept request after ``RouterOptions/defaultDeadline`` unless a
+    /// responder took it by then (the responder's own deadline applies from delivery).
+    private func armKeptDeadline(_ reply: OnceReply, on channel: Channel) {
+        let deadline = options.defaultDeadline
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) {
+            [weak self] in
+            guard !reply.isResolved else { return }
+            self?.state.withLock { state in
+                guard let index = state.channels[channel]?.kept.firstIndex(where: { $0.reply === reply }) else {
+                    return
+                }
+                state.channels[channel]?.kept.remove(at: index)
+                state.keptTotal -= 1
+                state.prune(channel)
+            }
+            if reply.resolveUnlessAtResponder(.failure(.timedOut(channel, after: deadline))) {
+                self?.diagnostics.emit(.deadlinePassed(channel, after: deadline, usedFallback: false))
+            }
+        }
+    }
+
+    /// Delivers what was kept for `channel` to the handler or responder that just
+    /// registered, in arrival order, after reporting what expired.
+    private func deliverKept(_ kept: [KeptMessage], expired: [KeptMessage], on channel: Channel) {
+        for message in expired { discard(message, on: channel, diagnostic: .keptExpired(channel)) }
         guard !kept.isEmpty else { return }
         var delivered = 0
         for message in kept where !(message.reply?.isResolved ?? false) {
-            _ = deliver(message.message, reply: message.reply)
+            _ = deliver(message.message, route: nil, reply: message.reply)
             delivered += 1
         }
-        diagnostics.emit(.keptDelivered(channel, count: delivered))
+        if delivered > 0 { diagnostics.emit(.keptDelivered(channel, count: delivered)) }
     }
 
     // MARK: - Receiving
@@ -498,12 +620,18 @@ public final class Router: Sendable {
     /// a request's reply (now or later), `ReplyValue.none` for a handled event, or
     /// the ``RequestFailure`` that says why there is none. This is the shape of
     /// `WKScriptMessageHandlerWithReply`.
-    /// - Returns: what happened to the message (``Outcome/awaitingReply`` while a reply is pending).
+    ///
+    /// `replyHandler` runs on the thread that resolves the message: the calling
+    /// thread when the answer is known before this method returns, otherwise the
+    /// thread that replies, a timer thread (deadlines), or the thread that
+    /// registers a responder (kept messages).
+    /// - Returns: what happened to the message (``Outcome/awaitingReply`` while a
+    ///   responder's reply is pending, ``Outcome/kept`` while it waits for one).
     public func receive(
         _ message: Message,
         replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
     ) -> Outcome {
-        dispatch(message, reply: OnceReply(replyHandler))
+        dispatch(message, reply: OnceReply(channel: message.channel, replyHandler))
     }
 
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
@@ -523,24 +651,31 @@ public final class Router: Sendable {
             return .invalidChannel(error)
         }
         let message = Message(channel: channel, body: body, id: id)
-        return dispatch(message, reply: replyHandler.map(OnceReply.init))
+        return dispatch(message, reply: replyHandler.map { OnceReply(channel: channel, $0) })
     }
 
+    /// Runs the middleware chain (if any) and delivery. One lock round trip reads
+    /// both the chain and the channel's route.
     private func dispatch(_ message: Message, reply: OnceReply?) -> Outcome {
-        let middleware = state.withLock { $0.middleware }
+        let (middleware, route) = state.withLock { state in
+            (state.middleware, state.channels[message.channel]?.route ?? .empty)
+        }
         if middleware.isEmpty {
-            return deliver(message, reply: reply)
+            return deliver(message, route: route, reply: reply)
         }
-        let chain = MiddlewareChain(
-            entries: middleware,
-            deliver: { [self] message in self.deliver(message, reply: reply) },
-            report: diagnostics
-        )
-        let outcome = chain.run(message, from: 0)
-        if let reply, !reply.isResolved, !reply.isHeld {
-            reply.resolve(Router.result(of: outcome, on: message.channel))
-        }
+        let run = ChainRun(router: self, entries: middleware, reply: reply, channel: message.channel, route: route)
+        let outcome = run.run(message, from: 0)
+        // Every delivery path resolves or claims the reply; one left unclaimed was stopped by middleware.
+        reply?.resolveIfUnclaimed { Router.stoppedResult(of: outcome, on: message.channel) }
         return outcome
+    }
+
+    /// The reply a caller gets when middleware stopped its message before delivery:
+    /// a stop with ``Outcome/replied(_:)`` answers it, any other outcome is
+    /// ``RequestFailure/stopped(_:_:)``.
+    static func stoppedResult(of outcome: Outcome, on channel: Channel) -> Result<ReplyValue, RequestFailure> {
+        if case .replied(let value) = outcome { return .success(value) }
+        return .failure(.stopped(channel, outcome))
     }
 
     /// The reply a caller gets for an outcome that did not come from a responder.
@@ -557,17 +692,23 @@ public final class Router: Sendable {
         }
     }
 
-    /// Delivers a message (after middleware) to the channel's responder or handlers,
-    /// or applies the channel's policy when it has neither.
-    private func deliver(_ message: Message, reply: OnceReply?) -> Outcome {
-        let channel = message.channel
-        let (handlers, responder, policy) = state.withLock { state in
-            let entry = state.channels[channel]
-            return (entry?.handlers ?? [], entry?.responder, entry?.policy)
-        }
-        let context = MessageContext(message: message, options: options.decoding)
+    /// The reason given when a request reaches delivery a second time.
+    static let repeatedRequestReason = "the request was passed on twice; its responder answers it once"
 
-        if let responder {
+    /// Delivers a message (after middleware) to the channel's responder or handlers,
+    /// or applies the channel's policy when it has neither. Every path either
+    /// resolves `reply` or hands it on (to a responder or a buffer).
+    /// - Parameter route: the channel's route as read with the middleware, or `nil` to look it up.
+    func deliver(_ message: Message, route: Route?, reply: OnceReply?) -> Outcome {
+        let channel = message.channel
+        let route = route ?? state.withLock { $0.channels[channel]?.route ?? .empty }
+        let handlers = route.handlers
+
+        if let responder = route.responder {
+            if let reply, !reply.claimForResponder() {
+                return .stopped(reason: Router.repeatedRequestReason)
+            }
+            let context = MessageContext(message: message, options: options.decoding)
             let request: any Sendable
             do {
                 request = try responder.decode(message.body, options.decoding)
@@ -583,7 +724,6 @@ public final class Router: Sendable {
             }
             var completion: ReplyState.Completion?
             if let reply {
-                reply.hold()
                 completion = { result in reply.resolve(result) }
             }
             let replyState = ReplyState(
@@ -593,16 +733,19 @@ public final class Router: Sendable {
                 replyState.armDeadline(responder.deadline ?? options.defaultDeadline)
                 return .awaitingReply
             }
+            let succeeded = handlers.count - failures.count
             switch result {
             case .success(let value):
-                return failures.isEmpty ? .replied(value) : .failed(HandlerFailure(channel: channel, errors: failures))
+                return failures.isEmpty
+                    ? .replied(value) : .failed(HandlerFailure(channel: channel, errors: failures, succeeded: succeeded))
             case .failure(let failure):
-                diagnostics.emit(.responderFailed(channel, message: failure.message))
-                return .failed(HandlerFailure(channel: channel, errors: failures + [failure.message]))
+                return .failed(
+                    HandlerFailure(channel: channel, errors: failures + [failure.reason], succeeded: succeeded))
             }
         }
 
         if !handlers.isEmpty {
+            let context = MessageContext(message: message, options: options.decoding)
             switch runHandlers(handlers, context: context) {
             case .failure(let error):
                 return invalid(error, on: channel, reply: reply)
@@ -617,7 +760,7 @@ public final class Router: Sendable {
             }
         }
 
-        let effective = policy ?? options.defaultBufferPolicy
+        let effective = route.policy ?? options.defaultBufferPolicy
         if effective != .drop {
             return keep(message, policy: effective, reply: reply)
         }
@@ -633,25 +776,35 @@ public final class Router: Sendable {
     }
 
     /// Decodes the body once per event type, then runs the handlers in order.
+    ///
+    /// The usual case (every handler of the channel takes the same event type)
+    /// allocates nothing here; other types are decoded into a small list.
     /// - Returns: the decoding failure (no handler ran), or the messages of the handlers that threw.
     private func runHandlers(
         _ handlers: [HandlerEntry], context: MessageContext
     ) -> Result<[String], BodyDecodingError> {
-        var events: [any Sendable] = []
-        events.reserveCapacity(handlers.count)
-        for (index, handler) in handlers.enumerated() {
-            if let earlier = handlers[..<index].firstIndex(where: { $0.eventType == handler.eventType }) {
-                events.append(events[earlier])
-                continue
-            }
+        guard let first = handlers.first else { return .success([]) }
+        let firstType = first.eventType
+        let firstEvent: any Sendable
+        do {
+            firstEvent = try first.decode(context.body, context.options)
+        } catch {
+            return .failure(error)
+        }
+        var others: [(type: ObjectIdentifier, event: any Sendable)] = []
+        for handler in handlers.dropFirst()
+        where handler.eventType != firstType && !others.contains(where: { $0.type == handler.eventType }) {
             do {
-                events.append(try handler.decode(context.body, context.options))
+                others.append((handler.eventType, try handler.decode(context.body, context.options)))
             } catch {
                 return .failure(error)
             }
         }
         var errors: [String] = []
-        for (handler, event) in zip(handlers, events) {
+        for handler in handlers {
+            let event =
+                handler.eventType == firstType
+                ? firstEvent : (others.first { $0.type == handler.eventType }?.event ?? firstEvent)
             do {
                 try handler.invoke(event, context)
             } catch {
