@@ -1,1 +1,111 @@
+// SwitchboardWebKit: connects a Router to a WKWebView's WKUserContentController.
+//
+// Everything WebKit-specific is here, inside `#if canImport(WebKit)`, and kept
+// small: the logic (which handlers to add or remove, how replies and failures map
+// to the page's promise, the manifest script) is `RouterBridge` in the
+// Switchboard module, tested on every platform through a fake registry.
+//
+// Ownership, without the classic `add(self)` cycle:
+//
+//   owner ──▶ RouterBridge ──▶ ContentControllerRegistry ──weak──▶ WKUserContentController
+//                 ▲                       │                              │ (retains its handlers)
+//                 └──────── weak ── ScriptMessageProxy ◀─────────────────┘
+//
+// The content controller retains the proxy; the proxy holds the bridge weakly and
+// nothing here holds the web view or its owner strongly.
+
 import Switchboard
+
+#if canImport(WebKit)
+import WebKit
+
+extension RouterBridge {
+    /// Creates a bridge that keeps `userContentController`'s script message
+    /// handlers in step with `router` and publishes the manifest as a user script.
+    ///
+    /// ```swift
+    /// let configuration = WKWebViewConfiguration()
+    /// let bridge = RouterBridge(router: router, userContentController: configuration.userContentController)
+    /// let webView = WKWebView(frame: .zero, configuration: configuration)
+    /// ```
+    /// Keep the bridge for as long as the page should reach the router; release
+    /// it (or call ``RouterBridge/stop()``) to remove the handlers and the script.
+    /// - Parameters:
+    ///   - router: the router the page's messages go to.
+    ///   - userContentController: the web view configuration's content controller (held weakly).
+    ///   - webView: when given (held weakly), each manifest change is also applied to the loaded page at once.
+    ///   - contentWorld: the world the handlers and the script live in; `.page` by default.
+    ///   - alsoRegistering: channels to register even before they have a handler.
+    ///   - globalName: the property of `window` that holds the published manifest.
+    public convenience init(
+        router: Router,
+        userContentController: WKUserContentController,
+        webView: WKWebView? = nil,
+        contentWorld: WKContentWorld = .page,
+        alsoRegistering: [Channel] = [],
+        globalName: String = "switchboard"
+    ) {
+        let registry = ContentControllerRegistry(
+            controller: userContentController, webView: webView, world: contentWorld)
+        self.init(router: router, registry: registry, alsoRegistering: alsoRegistering, globalName: globalName)
+        registry.proxy.bridge = self
+    }
+}
+
+/// The `WKUserContentController` side of a ``RouterBridge``.
+@MainActor
+final class ContentControllerRegistry: ScriptMessageHandlerRegistry {
+    private weak var controller: WKUserContentController?
+    private weak var webView: WKWebView?
+    private let world: WKContentWorld
+    private var script: WKUserScript?
+    let proxy = ScriptMessageProxy()
+
+    init(controller: WKUserContentController, webView: WKWebView?, world: WKContentWorld) {
+        self.controller = controller
+        self.webView = webView
+        self.world = world
+    }
+
+    func addHandler(named name: String) {
+        controller?.addScriptMessageHandler(proxy, contentWorld: world, name: name)
+    }
+
+    func removeHandler(named name: String) {
+        controller?.removeScriptMessageHandler(forName: name, contentWorld: world)
+    }
+
+    func setUserScript(source: String?) {
+        guard let controller else { return }
+        // WebKit removes user scripts only all at once: keep everyone else's.
+        let others = controller.userScripts.filter { $0 !== script }
+        controller.removeAllUserScripts()
+        for other in others { controller.addUserScript(other) }
+        script = nil
+        guard let source else { return }
+        let userScript = WKUserScript(
+            source: source, injectionTime: .atDocumentStart, forMainFrameOnly: false, in: world)
+        controller.addUserScript(userScript)
+        script = userScript
+        webView?.evaluateJavaScript(source, in: nil, in: world, completionHandler: nil)
+    }
+}
+
+/// The handler object the content controller retains; it holds the bridge weakly.
+@MainActor
+final class ScriptMessageProxy: NSObject, WKScriptMessageHandlerWithReply {
+    weak var bridge: RouterBridge?
+
+    func userContentController(
+        _ userContentController: WKUserContentController,
+        didReceive message: WKScriptMessage,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        guard let bridge else {
+            replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
+            return
+        }
+        bridge.handle(name: message.name, body: message.body, replyHandler: replyHandler)
+    }
+}
+#endif

@@ -1,0 +1,169 @@
+import Foundation
+
+/// Keeps a web view's script message handlers in step with a ``Router``, and
+/// routes what the page posts: the logic of `SwitchboardWebKit`, with the
+/// content controller behind ``ScriptMessageHandlerRegistry`` so it runs (and is
+/// tested) on every platform.
+///
+/// ```
+///   Router ──observeManifest──▶ RouterBridge ──add / remove / user script──▶ registry (WKUserContentController)
+///     ▲                              │
+///     └── receive(_:replyHandler:) ◀─┴── handle(name:body:replyHandler:) ◀── page: postMessage(…)
+/// ```
+///
+/// The bridge registers exactly the router's live channels (those with a handler
+/// or responder, as in ``Router/manifest``) plus the channels you name in
+/// `alsoRegistering` (channels whose messages the router keeps until a handler
+/// exists, see ``Router/setBufferPolicy(_:for:)``), and adds or removes handlers
+/// as registrations come and go. It also publishes the manifest to the page as a
+/// user script (``ManifestScript``), updated on every change.
+///
+/// Ownership: the bridge holds the router and the registry; the router holds the
+/// bridge only weakly (through its manifest observer), and the registry must not
+/// hold the bridge strongly. Releasing the bridge stops the observation and
+/// removes the handlers and the script it added; ``stop()`` does the same now.
+@MainActor
+public final class RouterBridge {
+    /// The router messages are routed through.
+    public let router: Router
+    /// The channels registered whether or not they have a handler.
+    public let alsoRegistering: Set<Channel>
+    /// The property of `window` that holds the published manifest.
+    public let globalName: String
+
+    private struct State: Sendable {
+        var registered: Set<String> = []
+        var script: String?
+        var stopped = false
+    }
+
+    private nonisolated let registry: any ScriptMessageHandlerRegistry
+    private nonisolated let state = Locked(State())
+    private var observation: Registration?
+
+    /// Creates a bridge and brings the registry in line with the router at once.
+    /// - Parameters:
+    ///   - router: the router the page's messages go to.
+    ///   - registry: the content controller (or a fake) to keep in sync.
+    ///   - alsoRegistering: channels to register even without a handler, so that
+    ///     messages sent before the handler exists reach the router's buffer.
+    ///   - globalName: the property of `window` that holds the published manifest.
+    public init(
+        router: Router,
+        registry: any ScriptMessageHandlerRegistry,
+        alsoRegistering: [Channel] = [],
+        globalName: String = "switchboard"
+    ) {
+        self.router = router
+        self.registry = registry
+        self.alsoRegistering = Set(alsoRegistering)
+        self.globalName = globalName
+        observation = router.observeManifest { [weak self] _ in
+            RouterBridge.onMainActor { self?.synchronize() }
+        }
+        synchronize()
+    }
+
+    deinit {
+        let (names, hadScript) = state.withLock { state -> ([String], Bool) in
+            defer { state = State(registered: [], script: nil, stopped: true) }
+            return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
+        }
+        guard !names.isEmpty || hadScript else { return }
+        let registry = registry
+        RouterBridge.onMainActor {
+            for name in names { registry.removeHandler(named: name) }
+            if hadScript { registry.setUserScript(source: nil) }
+        }
+    }
+
+    /// The handler names registered now, sorted.
+    public var registeredNames: [String] {
+        state.withLock { $0.registered.sorted() }
+    }
+
+    /// The user script published now, or `nil` after ``stop()``.
+    public var userScriptSource: String? {
+        state.withLock { $0.script }
+    }
+
+    /// Brings the registry in line with the router now: removes the handlers of
+    /// channels that went away, adds those of new channels (each name once), and
+    /// updates the user script when the manifest changed. The bridge does this on
+    /// its own whenever the router's manifest changes.
+    public func synchronize() {
+        let manifest = router.manifest
+        let wanted = Set(manifest.channels.map(\.name)).union(alsoRegistering.map(\.name))
+        let script = ManifestScript.source(for: manifest, globalName: globalName)
+        let change = state.withLock { state -> (remove: [String], add: [String], script: String?)? in
+            guard !state.stopped else { return nil }
+            let remove = state.registered.subtracting(wanted).sorted()
+            let add = wanted.subtracting(state.registered).sorted()
+            state.registered = wanted
+            let newScript = state.script == script ? nil : script
+            state.script = script
+            return (remove, add, newScript)
+        }
+        guard let change else { return }
+        for name in change.remove { registry.removeHandler(named: name) }
+        for name in change.add { registry.addHandler(named: name) }
+        if let script = change.script { registry.setUserScript(source: script) }
+    }
+
+    /// Stops following the router and removes every handler and the script the
+    /// bridge added. Messages that still arrive are answered with a failure.
+    public func stop() {
+        observation?.cancel()
+        observation = nil
+        let (names, hadScript) = state.withLock { state -> ([String], Bool) in
+            defer { state = State(registered: [], script: nil, stopped: true) }
+            return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
+        }
+        for name in names { registry.removeHandler(named: name) }
+        if hadScript { registry.setUserScript(source: nil) }
+    }
+
+    /// Whether ``stop()`` has run.
+    public var isStopped: Bool {
+        state.withLock { $0.stopped }
+    }
+
+    /// Routes one message the page posted and answers the page's promise.
+    ///
+    /// The message goes through ``Router/receive(name:body:id:replyHandler:)``;
+    /// `replyHandler` is called exactly once, on the main actor, with
+    /// ``ScriptReply/arguments(for:on:)`` of the result: `(value, nil)` for a reply
+    /// (`NSNull` for a handled event), `(nil, message)` for a failure.
+    /// - Parameters:
+    ///   - name: `WKScriptMessage.name`.
+    ///   - body: `WKScriptMessage.body`.
+    ///   - replyHandler: WebKit's reply handler.
+    /// - Returns: the router's outcome for the message.
+    @discardableResult
+    public func handle(
+        name: String, body: Any?, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) -> Outcome {
+        let channel = try? Channel(validating: name)
+        let complete: @Sendable (Result<ReplyValue, RequestFailure>) -> Void = { result in
+            RouterBridge.onMainActor {
+                let (value, error) = ScriptReply.arguments(for: result, on: channel)
+                replyHandler(value, error)
+            }
+        }
+        if isStopped {
+            let failure = "\(name): the Switchboard bridge is stopped"
+            RouterBridge.onMainActor { replyHandler(nil, failure) }
+            return .stopped(reason: "bridge stopped")
+        }
+        return router.receive(name: name, body: MessageBody(body), replyHandler: complete)
+    }
+
+    /// Runs `body` on the main actor: now when called on the main thread, else soon after.
+    nonisolated static func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+        if Thread.isMainThread {
+            MainActor.assumeIsolated(body)
+        } else {
+            Task { @MainActor in body() }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// The part of a web view's content controller a ``RouterBridge`` drives: named
+/// script message handlers and one user script.
+///
+/// `SwitchboardWebKit` conforms a small wrapper around `WKUserContentController`;
+/// tests conform a fake that records the calls. The bridge calls these methods on
+/// the main actor only, adds a name only when it is not registered, and removes
+/// only names it added, so a conformance never sees a duplicate.
+///
+/// ## Implementation requirements
+/// - Hold the handler object you register for `name` strongly if the controller
+///   needs it, but never hold the ``RouterBridge`` (or the object that owns the
+///   web view) strongly from it: the content controller retains its handlers, and
+///   a strong path back is the classic `add(self)` retain cycle.
+/// - Do not call back into the bridge from these methods.
+@MainActor
+public protocol ScriptMessageHandlerRegistry: AnyObject, Sendable {
+    /// Registers a script message handler under `name`
+    /// (`window.webkit.messageHandlers.<name>.postMessage(…)` becomes available).
+    func addHandler(named name: String)
+
+    /// Removes the script message handler registered under `name`.
+    func removeHandler(named name: String)
+
+    /// Replaces the bridge's user script with `source`, or removes it when `source` is `nil`.
+    /// Other user scripts of the controller are not the bridge's and must be kept.
+    func setUserScript(source: String?)
+}

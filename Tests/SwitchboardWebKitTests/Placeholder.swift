@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct SwitchboardWebKitTestsPlaceholder {
-    @Test func builds() { #expect(Bool(true)) }
-}

@@ -1,0 +1,105 @@
+import Foundation
+import Switchboard
+
+/// A content controller stand-in: records every call and flags duplicates.
+@MainActor
+final class FakeRegistry: ScriptMessageHandlerRegistry {
+    private(set) var handlers: Set<String> = []
+    private(set) var calls: [String] = []
+    private(set) var misuses: [String] = []
+    private(set) var script: String?
+    private(set) var scriptUpdates = 0
+
+    func addHandler(named name: String) {
+        if handlers.contains(name) { misuses.append("duplicate add \(name)") }
+        handlers.insert(name)
+        calls.append("add \(name)")
+    }
+
+    func removeHandler(named name: String) {
+        if !handlers.contains(name) { misuses.append("remove of unregistered \(name)") }
+        handlers.remove(name)
+        calls.append("remove \(name)")
+    }
+
+    func setUserScript(source: String?) {
+        script = source
+        scriptUpdates += 1
+    }
+}
+
+/// Polls `condition` on the main actor until it holds (at most two seconds).
+@MainActor
+func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
+    let end = ContinuousClock.now + .seconds(2)
+    while !condition() {
+        if ContinuousClock.now >= end { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+}
+
+/// What a reply handler was called with, as JSON text for comparison.
+@MainActor
+final class ReplyBox {
+    private(set) var calls = 0
+    private(set) var valueJSON: String?
+    private(set) var error: String?
+
+    var handler: @MainActor @Sendable (Any?, String?) -> Void {
+        { [self] value, error in
+            self.calls += 1
+            self.valueJSON = value.map(jsonText)
+            self.error = error
+        }
+    }
+}
+
+func jsonText(_ value: Any) -> String {
+    guard JSONSerialization.isValidJSONObject([value]),
+        let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
+    else { return "<not JSON: \(value)>" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// The manifest JSON embedded in a user script built by `ManifestScript`.
+func embeddedManifest(in script: String) -> Manifest? {
+    guard let start = script.range(of: "var manifest = "),
+        let end = script.range(of: ";\n", range: start.upperBound..<script.endIndex)
+    else { return nil }
+    let json = script[start.upperBound..<end.lowerBound]
+    return try? JSONDecoder().decode(Manifest.self, from: Data(json.utf8))
+}
+
+struct Ping: BodylessEvent { static let channel: Channel = "ping" }
+
+struct AddCartLine: Event {
+    static let channel: Channel = "addCartLine"
+    let productId: String
+    let quantity: Int
+}
+
+struct RemoveCartLine: Event {
+    static let channel: Channel = "removeCartLine"
+    let lineId: String
+}
+
+struct CartTotal: Request {
+    static let channel: Channel = "cartTotal"
+    typealias Reply = Total
+    let currency: String
+}
+
+struct Total: Codable, Sendable, Equatable {
+    let amount: String
+    let currency: String
+}
+
+struct BrokenTotal: Request {
+    static let channel: Channel = "brokenTotal"
+    typealias Reply = Double
+}
+
+struct CartError: Error, CustomStringConvertible {
+    var description: String { "the cart is locked" }
+}
