@@ -11,6 +11,10 @@ extension Router {
     }
 
     /// Sends a request with a ``MessageBody`` and waits for its reply. See ``request(name:body:)-(String,Any?)``.
+    /// - Parameters:
+    ///   - name: the channel name.
+    ///   - body: the body.
+    /// - Returns: the reply, or the ``RequestFailure`` that says why there is none.
     public func request(name: String, body: MessageBody) async -> Result<ReplyValue, RequestFailure> {
         await withCheckedContinuation { continuation in
             _ = receive(name: name, body: body, replyHandler: { continuation.resume(returning: $0) })
@@ -20,6 +24,10 @@ extension Router {
     /// Sends a request by channel name; `completion` runs exactly once with the
     /// reply or the failure, on the thread that resolves it. Shaped for
     /// `WKScriptMessageHandlerWithReply`'s `replyHandler`.
+    /// - Parameters:
+    ///   - name: the channel name.
+    ///   - body: the loosely typed body; `nil` for none.
+    ///   - completion: called exactly once with the reply or the failure.
     public func request(
         name: String, body: Any? = nil,
         completion: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
@@ -31,7 +39,12 @@ extension Router {
     ///
     /// The request goes through the same middleware and responder as one from
     /// the web side: it is encoded to a body first.
-    /// - Throws: ``RequestFailure`` when there is no reply.
+    /// - Parameter request: the request.
+    /// - Returns: the responder's reply. A reply of another type (from a middleware
+    ///   that stopped the request with ``Outcome/replied(_:)``) is converted through JSON.
+    /// - Throws: ``RequestFailure`` when there is no reply:
+    ///   ``RequestFailure/unencodableRequest(_:_:)`` when the request does not encode,
+    ///   ``RequestFailure/unencodableReply(_:_:)`` when a reply of another type does not.
     public func request<R: Request & Encodable>(_ request: R) async throws(RequestFailure) -> R.Reply {
         let body: MessageBody
         do {
@@ -47,8 +60,14 @@ extension Router {
             throw failure
         case .success(let value):
             if let reply = value.value(as: R.Reply.self) { return reply }
+            // A reply of another type (a middleware's `.replied(…)`, say): convert through JSON.
+            let object: Any
+            do {
+                object = try value.foundationObject()
+            } catch {
+                throw .unencodableReply(R.channel, error)
+            }
             if let decodable = R.Reply.self as? any Decodable.Type,
-                let object = try? value.foundationObject(),
                 let reply = try? BodyDecoder().decode(decodable, from: object) as? R.Reply
             {
                 return reply

@@ -21,11 +21,11 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         let (diagnostics, observer) = router.recordDiagnostics()
         let handle = Locked<Reply<String>?>(nil)
         let responder = try router.respond(to: Echo.self) { _, reply in handle.withLock { $0 = reply } }
-        let calls = Recorder<Result<ReplyValue, RequestFailure>>()
+        let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         let outcome = router.receive(name: "echo", body: MessageBody(["text": "x"]), replyHandler: { calls.append($0) })
         #expect(outcome.kind == "awaitingReply")
         let reply = try #require(handle.withLock { $0 })
-        let wins = Recorder<Int>()
+        let wins = RouterRecorder<Int>()
         DispatchQueue.concurrentPerform(iterations: 100) { index in
             if reply.succeed("reply \(index)") { wins.append(index) }
         }
@@ -158,7 +158,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()
         let token = try router.respond(to: GetCartCount.self) { _ async throws -> Int in
-            throw TestError(text: "cart unavailable")
+            throw RouterTestError(text: "cart unavailable")
         }
         let result = await router.request(name: "getCartCount")
         guard case .failure(.responderFailed(_, let message)) = result else {
@@ -173,7 +173,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     @Test func anAsyncResponderPastItsDeadlineIsCancelled() async throws {
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()
-        let cancelled = Recorder<Bool>()
+        let cancelled = RouterRecorder<Bool>()
         let token = try router.respond(to: GetCartCount.self, deadline: .milliseconds(20)) { _ async throws -> Int in
             do {
                 try await Task.sleep(for: .seconds(10))
@@ -234,7 +234,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         let channel = Locked<Channel?>(nil)
         let token = try router.respond(to: Echo.self) { _, reply in
             channel.withLock { $0 = reply.channel }
-            reply.fail(TestError(text: "no"))
+            reply.fail(RouterTestError(text: "no"))
         }
         _ = router.receive(name: "echo", body: ["text": ""])
         #expect(channel.withLock { $0 } == "echo")

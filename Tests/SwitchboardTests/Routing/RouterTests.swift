@@ -5,7 +5,7 @@ import Testing
 @Suite struct RouterTests {
     @Test func handlersRunInRegistrationOrder() {
         let router = Router()
-        let seen = Recorder<String>()
+        let seen = RouterRecorder<String>()
         let tokens = ["a", "b", "c"].map { name in
             router.on(Ping.self) { ping, _ in seen.append("\(name)\(ping.count)") }
         }
@@ -21,7 +21,7 @@ import Testing
 
     @Test func messagesOnOneChannelArriveInReceiveOrder() {
         let router = Router()
-        let seen = Recorder<Int>()
+        let seen = RouterRecorder<Int>()
         let token = router.on(Ping.self) { ping in seen.append(ping.count) }
         for count in 0..<50 { _ = router.receive(name: "ping", body: ["count": count]) }
         #expect(seen.all == Array(0..<50))
@@ -40,7 +40,7 @@ import Testing
     @Test func aBodyThatDoesNotDecodeRunsNoHandlerAndIsReported() {
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()
-        let ran = Recorder<Int>()
+        let ran = RouterRecorder<Int>()
         let token = router.on(Ping.self) { ping in ran.append(ping.count) }
         let outcome = router.receive(name: "ping", body: ["count": "many"])
         guard case .invalid = outcome else {
@@ -55,9 +55,9 @@ import Testing
     @Test func aThrowingHandlerFailsTheOutcomeWhileTheOthersStillRun() {
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()
-        let ran = Recorder<String>()
+        let ran = RouterRecorder<String>()
         let first = router.on(Ping.self) { _ in ran.append("first") }
-        let failing = router.on(Ping.self) { _ in throw TestError(text: "out of stock") }
+        let failing = router.on(Ping.self) { _ in throw RouterTestError(text: "out of stock") }
         let last = router.on(Ping.self) { _ in ran.append("last") }
         let outcome = router.receive(name: "ping", body: ["count": 1])
         guard case .failed(let failure) = outcome else {
@@ -73,7 +73,7 @@ import Testing
 
     @Test func handlersOfDifferentTypesOnOneChannelEachDecodeTheBody() {
         let router = Router()
-        let seen = Recorder<String>()
+        let seen = RouterRecorder<String>()
         let number = router.on(Ping.self) { ping in seen.append("count \(ping.count)") }
         let text = router.on(PingText.self) { ping in seen.append("label \(ping.label)") }
         let again = router.on(Ping.self) { ping in seen.append("again \(ping.count)") }
@@ -111,8 +111,8 @@ import Testing
     @Test func aHandlerReachesCustomDataItsEventDoesNotDeclare() throws {
         struct CustomData: Decodable, Sendable { let isPersonalisable: Bool }
         let router = Router()
-        let seen = Recorder<Bool?>()
-        let missing = Recorder<Bool>()
+        let seen = RouterRecorder<Bool?>()
+        let missing = RouterRecorder<Bool>()
         let token = router.on(Ping.self) { _, context in
             seen.append(try context.decode(CustomData.self, at: "customData").isPersonalisable)
             missing.append(try context.decode(CustomData?.self, at: "absentKey") == nil)
@@ -123,7 +123,7 @@ import Testing
         #expect(seen.all == [true])
         #expect(missing.all == [true])
         // The raw body stays reachable as well.
-        let raw = Recorder<Int>()
+        let raw = RouterRecorder<Int>()
         let rawToken = router.on(Ping.self) { _, context in
             raw.append(((context.body.foundationValue as? [String: Any])?["count"] as? Int) ?? -1)
         }
@@ -135,7 +135,7 @@ import Testing
     @Test func aBadCustomDataPayloadFailsOnlyTheHandlerThatAskedForIt() {
         struct CustomData: Decodable, Sendable { let isPersonalisable: Bool }
         let router = Router()
-        let ran = Recorder<String>()
+        let ran = RouterRecorder<String>()
         let strict = router.on(Ping.self) { _, context in
             _ = try context.decode(CustomData.self, at: "customData")
         }
@@ -182,7 +182,7 @@ import Testing
 
     @Test func cancellingOneTokenLeavesTheOtherHandlersOfTheChannel() {
         let router = Router()
-        let seen = Recorder<String>()
+        let seen = RouterRecorder<String>()
         let a = router.on(Ping.self) { _ in seen.append("a") }
         let b = router.on(Ping.self) { _ in seen.append("b") }
         a.cancel()
@@ -193,7 +193,7 @@ import Testing
 
     @Test func replacingHandlersTakesOneLineAndMakesTheOldTokensInert() {
         let router = Router()
-        let seen = Recorder<String>()
+        let seen = RouterRecorder<String>()
         let old1 = router.on(Ping.self) { _ in seen.append("old1") }
         let old2 = router.on(Ping.self) { _ in seen.append("old2") }
         let custom = router.replaceHandlers(of: Ping.self) { _, _ in seen.append("custom") }
@@ -208,7 +208,7 @@ import Testing
 
     @Test func aHandlerCanCancelItsOwnTokenWhileRunning() {
         let router = Router()
-        let seen = Recorder<Int>()
+        let seen = RouterRecorder<Int>()
         let slot = Locked<Registration?>(nil)
         let token = router.on(Ping.self) { ping in
             seen.append(ping.count)
@@ -222,7 +222,7 @@ import Testing
 
     @Test func aHandlerCanCancelAnotherHandlerForTheNextMessages() {
         let router = Router()
-        let seen = Recorder<String>()
+        let seen = RouterRecorder<String>()
         let victim = Locked<Registration?>(nil)
         let killer = router.on(Ping.self) { _ in
             seen.append("killer")
@@ -240,7 +240,7 @@ import Testing
     @Test func aHandlerCanRegisterAnotherHandlerWhileRunning() {
         let router = Router()
         let added = Locked<[Registration]>([])
-        let seen = Recorder<String>()
+        let seen = RouterRecorder<String>()
         let token = router.on(Ping.self) { _ in
             added.withLock { $0.append(router.on(Ready.self) { _ in seen.append("ready") }) }
         }

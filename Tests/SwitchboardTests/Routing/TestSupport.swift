@@ -29,13 +29,13 @@ struct Measure: Request, Encodable {
     let value: Double
 }
 
-struct TestError: Error, LocalizedError {
+struct RouterTestError: Error, LocalizedError {
     let text: String
     var errorDescription: String? { text }
 }
 
 /// A thread-safe list of what a test saw, in the order it saw it.
-final class Recorder<Value: Sendable>: Sendable {
+final class RouterRecorder<Value: Sendable>: Sendable {
     private let values = Locked<[Value]>([])
 
     func append(_ value: Value) { values.withLock { $0.append(value) } }
@@ -45,14 +45,14 @@ final class Recorder<Value: Sendable>: Sendable {
 
 extension Router {
     /// Records every diagnostic; keep the token for as long as you record.
-    func recordDiagnostics() -> (Recorder<Diagnostic>, Registration) {
-        let recorder = Recorder<Diagnostic>()
+    func recordDiagnostics() -> (RouterRecorder<Diagnostic>, Registration) {
+        let recorder = RouterRecorder<Diagnostic>()
         let token = observeDiagnostics { recorder.append($0) }
         return (recorder, token)
     }
 }
 
-extension Recorder<Diagnostic> {
+extension RouterRecorder<Diagnostic> {
     /// The kinds recorded, in order.
     var kinds: [String] { all.map(\.kind) }
 }
@@ -86,9 +86,9 @@ extension Result where Success == ReplyValue, Failure == RequestFailure {
 /// Sends a request through the callback API and waits for its single resolution,
 /// recording how many times the handler ran.
 func requestByCallback(
-    _ router: Router, name: String, body: Any? = nil, calls: Recorder<Result<ReplyValue, RequestFailure>>? = nil
+    _ router: Router, name: String, body: Any? = nil, calls: RouterRecorder<Result<ReplyValue, RequestFailure>>? = nil
 ) async -> (Outcome, Result<ReplyValue, RequestFailure>?) {
-    let recorder = calls ?? Recorder<Result<ReplyValue, RequestFailure>>()
+    let recorder = calls ?? RouterRecorder<Result<ReplyValue, RequestFailure>>()
     let outcome = router.receive(name: name, body: MessageBody(body), replyHandler: { recorder.append($0) })
     await eventually { recorder.count > 0 }
     return (outcome, recorder.all.first)
