@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct SwitchboardTestingTestsPlaceholder {
-    @Test func builds() { #expect(Bool(true)) }
-}

@@ -1,0 +1,66 @@
+import Foundation
+import Switchboard
+import SwitchboardTesting
+
+struct SDKReady: BodylessEvent { static let channel: Channel = "sdkReady" }
+
+struct AddCartLine: Event, Encodable {
+    static let channel: Channel = "addCartLine"
+    let merchandiseId: String
+    let productId: String
+    let quantity: Int
+    let attributes: [String: String]
+}
+
+struct GetCount: Request, Encodable {
+    static let channel: Channel = "getCount"
+    typealias Reply = Int
+}
+
+struct SlowCount: Request {
+    static let channel: Channel = "slowCount"
+    typealias Reply = Int
+}
+
+struct RejectError: Error, CustomStringConvertible {
+    var description: String { "rejected" }
+}
+
+/// A small app under test: a counter of cart lines.
+final class CountingApp: Sendable {
+    let router: Router
+    private let count = Locked(0)
+    private let tokens: [Registration]
+
+    init(router: Router = Router()) {
+        self.router = router
+        let count = count
+        var tokens: [Registration] = []
+        tokens.append(router.on(AddCartLine.self) { line in
+            if line.quantity < 0 { throw RejectError() }
+            count.withLock { $0 += line.quantity }
+        })
+        tokens.append(router.on(SDKReady.self) { _ in })
+        if let responder = try? router.respond(to: GetCount.self, { _ async throws in count.withLock { $0 } }) {
+            tokens.append(responder)
+        }
+        self.tokens = tokens
+    }
+
+    var total: Int { count.withLock { $0 } }
+}
+
+func line(_ quantity: Int, email: String = "a@example.com") -> [String: Any] {
+    [
+        "merchandiseId": "m1", "productId": "p1", "quantity": quantity,
+        "attributes": ["email": email, "source": "web"],
+    ]
+}
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("switchboard-testing-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
