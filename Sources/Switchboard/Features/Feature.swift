@@ -31,8 +31,10 @@ public struct Feature: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// What is live on a router: the channels that have a handler or responder, and
-/// whether each declared feature is enabled. Encodes with channels and feature
-/// names in sorted order:
+/// whether each declared feature is enabled. Encodes channels and feature names
+/// in sorted order, so ``BodyEncoder`` (which keeps encode order) writes the same
+/// text every time (`JSONEncoder` reorders object keys unless its
+/// `outputFormatting` contains `.sortedKeys`):
 /// ```json
 /// {"channels": ["addCartLine", "removeCartLine"], "features": {"freeProductRewards": true}}
 /// ```
