@@ -101,7 +101,7 @@ import Testing
 
     @Test func keptMessagesAreReportedAsKeptWithoutWaiting() async {
         let router = Router()
-        router.setBufferPolicy(.keepLast, for: SDKReady.channel)
+        router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let results = await router.replay([FixtureMessage(name: "sdkReady")])
         #expect(results.map(\.kind) == ["kept"])
     }

@@ -17,7 +17,7 @@ import Testing
         let (harness, log) = harness(app.router)
         harness.send("sdkReady")
         harness.send("addCartLine", body: line(2), expecting: .handled(by: 1))
-        harness.send(AddCartLine(merchandiseId: "m1", productId: "p1", quantity: 1, attributes: [:]))
+        harness.send(TestCartLine(merchandiseId: "m1", productId: "p1", quantity: 1, attributes: [:]))
         let reply = await harness.request("getCount")
         #expect(try reply?.get().value(as: Int.self) == 3)
         #expect(await harness.request(GetCount()) == 3)
@@ -154,7 +154,7 @@ import Testing
 
     @Test func keptMessagesNeverDeliveredFailAtFinish() async {
         let router = Router()
-        router.setBufferPolicy(.keep(max: 5, for: .seconds(30)), for: SDKReady.channel)
+        router.setBufferPolicy(.keep(max: 5, for: .seconds(30)), for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
         harness.send("sdkReady", expecting: .kept)
@@ -164,10 +164,10 @@ import Testing
 
     @Test func keptMessagesDeliveredLaterPass() async {
         let router = Router()
-        router.setBufferPolicy(.keepLast, for: SDKReady.channel)
+        router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
-        let token = router.on(SDKReady.self) { _ in }
+        let token = router.on(TestReady.self) { _ in }
         await harness.finish()
         #expect(log.messages == [])
         _ = token
@@ -175,10 +175,10 @@ import Testing
 
     @Test func keptMessagesMayStayUndeliveredWhenTheTestSaysSo() async {
         let router = Router()
-        router.setBufferPolicy(.keepLast, for: SDKReady.channel)
+        router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
-        harness.expectKeptUndelivered(on: SDKReady.channel)
+        harness.expectKeptUndelivered(on: TestReady.channel)
         await harness.finish()
         #expect(log.messages == [])
     }
@@ -206,7 +206,7 @@ import Testing
 
     @Test func anExpiredKeptMessageCanBeExpected() async {
         let router = Router()
-        router.setBufferPolicy(.keep(max: 1, for: .milliseconds(10)), for: SDKReady.channel)
+        router.setBufferPolicy(.keep(max: 1, for: .milliseconds(10)), for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
         await harness.expectDiagnostic("keptExpired", on: "sdkReady")

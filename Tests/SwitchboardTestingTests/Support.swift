@@ -2,9 +2,9 @@ import Foundation
 import Switchboard
 import SwitchboardTesting
 
-struct SDKReady: BodylessEvent { static let channel: Channel = "sdkReady" }
+struct TestReady: BodylessEvent { static let channel: Channel = "sdkReady" }
 
-struct AddCartLine: Event, Encodable {
+struct TestCartLine: Event, Encodable {
     static let channel: Channel = "addCartLine"
     let merchandiseId: String
     let productId: String
@@ -36,11 +36,11 @@ final class CountingApp: Sendable {
         self.router = router
         let count = count
         var tokens: [Registration] = []
-        tokens.append(router.on(AddCartLine.self) { line in
+        tokens.append(router.on(TestCartLine.self) { line in
             if line.quantity < 0 { throw RejectError() }
             count.withLock { $0 += line.quantity }
         })
-        tokens.append(router.on(SDKReady.self) { _ in })
+        tokens.append(router.on(TestReady.self) { _ in })
         if let responder = try? router.respond(to: GetCount.self, { _ async throws in count.withLock { $0 } }) {
             tokens.append(responder)
         }
