@@ -7,14 +7,14 @@ private struct Tick: Event {
     let thread: Int
 }
 
-@Suite struct ConcurrencyTests {
-    @Test func manyThreadsReceivingWhileOthersRegisterAndCancel() {
+@Suite(.serialized) struct ConcurrencyTests {
+    @Test func manyThreadsReceivingWhileOthersRegisterAndCancel() async {
         let router = Router()
         let delivered = RouterRecorder<Int>()
         let permanent = router.on(Tick.self) { tick in delivered.append(tick.thread) }
         let middleware = router.use(Middleware { message, next in next(message) })
         let perThread = 200
-        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        await concurrently(8) { thread in
             for index in 0..<perThread {
                 if thread % 2 == 0 {
                     _ = router.receive(name: "tick", body: ["thread": thread])
@@ -36,12 +36,12 @@ private struct Tick: Event {
         withExtendedLifetime((permanent, middleware)) {}
     }
 
-    @Test func concurrentRegistrationsLeaveObserversWithTheFinalManifest() {
+    @Test func concurrentRegistrationsLeaveObserversWithTheFinalManifest() async {
         let router = Router()
         let last = Locked<Manifest?>(nil)
         let observer = router.observeManifest { manifest in last.withLock { $0 = manifest } }
         let tokens = Locked<[Registration]>([])
-        DispatchQueue.concurrentPerform(iterations: 16) { index in
+        await concurrently(16) { index in
             let token = router.on(Tick.self) { _ in }
             if index % 3 == 0 {
                 token.cancel()
@@ -67,7 +67,7 @@ private struct Tick: Event {
             }
         }
         let results = RouterRecorder<Bool>()
-        DispatchQueue.concurrentPerform(iterations: 200) { index in
+        await concurrently(200) { index in
             _ = router.receive(
                 name: "echo", body: MessageBody(["text": "r\(index)"]),
                 replyHandler: { result in results.append(result.reply(as: String.self) == "r\(index)") })
@@ -77,12 +77,12 @@ private struct Tick: Event {
         withExtendedLifetime(responder) {}
     }
 
-    @Test func keptMessagesAreNeitherLostNorDuplicatedWhenAHandlerRegistersMidStream() {
-        let router = Router()
+    @Test func keptMessagesAreNeitherLostNorDuplicatedWhenAHandlerRegistersMidStream() async {
+        let router = Router(options: RouterOptions(maxKeptPerChannel: 10_000, maxKeptTotal: 10_000))
         router.setBufferPolicy(.keep(max: 10_000, for: .seconds(60)), for: Tick.channel)
         let delivered = RouterRecorder<Int>()
         let token = Locked<Registration?>(nil)
-        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+        await concurrently(4) { thread in
             for index in 0..<250 {
                 if thread == 0 && index == 100 {
                     token.withLock { $0 = router.on(Tick.self) { tick in delivered.append(tick.thread) } }

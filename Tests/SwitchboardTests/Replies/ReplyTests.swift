@@ -26,7 +26,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         #expect(outcome.kind == "awaitingReply")
         let reply = try #require(handle.withLock { $0 })
         let wins = RouterRecorder<Int>()
-        DispatchQueue.concurrentPerform(iterations: 100) { index in
+        await concurrently(100) { index in
             if reply.succeed("reply \(index)") { wins.append(index) }
         }
         #expect(wins.count == 1)

@@ -93,3 +93,14 @@ func requestByCallback(
     await eventually { recorder.count > 0 }
     return (outcome, recorder.all.first)
 }
+
+/// Runs `body` on `iterations` Dispatch worker threads at once and waits for it
+/// without blocking a Swift concurrency thread (other tests' tasks keep running).
+func concurrently(_ iterations: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
+            continuation.resume()
+        }
+    }
+}
