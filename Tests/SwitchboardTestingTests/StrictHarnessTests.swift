@@ -126,7 +126,11 @@ import Testing
         let (harness, log) = harness(router)
         let reply = await harness.request("slowCount")
         #expect(try reply?.get().value(as: Int.self) == 0)
-        try await Task.sleep(for: .milliseconds(60))
+        // Wait (bounded) for the responder's late reply to be reported.
+        let end = ContinuousClock.now + .seconds(2)
+        while harness.unconsumedDiagnostics.count < 2, ContinuousClock.now < end {
+            try await Task.sleep(for: .milliseconds(2))
+        }
         await harness.finish()
         #expect(log.messages.count == 2)
         #expect(log.messages.contains { $0.hasPrefix("unexpected diagnostic: slowCount: no reply within") })

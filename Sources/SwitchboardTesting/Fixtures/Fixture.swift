@@ -132,20 +132,39 @@ public struct Fixture: Sendable {
         self.init(messages: messages, malformed: malformed, source: source)
     }
 
-    /// Loads every `.json` and `.ndjson` fixture in `directory` (not its
-    /// subdirectories), in sorted order, skipping expected-output files (`*.expected.ndjson`).
-    public static func load(directory: URL) throws(FixtureError) -> [Fixture] {
+    /// Loads every `.json` and `.ndjson` fixture in `directory`, in sorted
+    /// order of their paths, skipping expected-output files (`*.expected.ndjson`).
+    /// - Parameters:
+    ///   - directory: the directory.
+    ///   - recursively: whether to look into subdirectories too (`Fixtures/` groups its files by SDK).
+    public static func load(directory: URL, recursively: Bool = false) throws(FixtureError) -> [Fixture] {
+        var fixtures: [Fixture] = []
+        for url in try messageFiles(in: directory, recursively: recursively) {
+            fixtures.append(try Fixture(contentsOf: url))
+        }
+        return fixtures
+    }
+
+    /// The fixture files in `directory` (and its subdirectories, when `recursively`), sorted by path.
+    public static func messageFiles(in directory: URL, recursively: Bool = false) throws(FixtureError) -> [URL] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
             throw .unreadable(directory, "\(error)")
         }
-        var fixtures: [Fixture] = []
-        for name in names.sorted() where Fixture.isMessageFile(name) {
-            fixtures.append(try Fixture(contentsOf: directory.appendingPathComponent(name)))
+        var files: [URL] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let url = directory.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                if recursively { files += try messageFiles(in: url, recursively: true) }
+            } else if Fixture.isMessageFile(name) {
+                files.append(url)
+            }
         }
-        return fixtures
+        return files
     }
 
     /// Whether a file name is a message fixture (`.json` / `.ndjson`, not `.expected.ndjson`).
