@@ -48,7 +48,7 @@ extension Router {
     public func request<R: Request & Encodable>(_ request: R) async throws(RequestFailure) -> R.Reply {
         let body: MessageBody
         do {
-            body = MessageBody(try BodyEncoder().encodeFoundationObject(request))
+            body = MessageBody(try BodyEncoder(rootName: "body").encodeFoundationObject(request))
         } catch {
             throw .unencodableRequest(R.channel, error)
         }
