@@ -40,7 +40,8 @@ extension BodylessEvent {
 /// An event that expects exactly one reply, such as InAppStory's `productCartUpdate`.
 ///
 /// A request channel has at most one responder; the responder answers through a
-/// single-use ``Reply`` handle (see ``Router/respond(to:deadline:fallback:_:)``).
+/// single-use ``Reply`` handle (see
+/// ``Router/respond(to:deadline:fallback:_:)-(_,_,_,(R,Reply<R.Reply>)->Void)``).
 public protocol Request: Event {
     /// The type of the reply, encoded back to the sender as JSON.
     associatedtype Reply: Encodable & Sendable
