@@ -1,79 +1,212 @@
 import Foundation
 
-// PLACEHOLDER (skeleton): the real decoder replaces this file. The signatures are the contract.
-
 /// Options for ``BodyDecoder``.
 public struct DecodingOptions: Sendable, Hashable {
-    /// When `true`, numeric strings decode as numbers and `"true"`/`"false"` as `Bool`. Off by default.
+    /// When `true`, numeric strings decode as numbers (`"42"` as `Int`, `"2.5"` as
+    /// `Double`) and `"true"`/`"false"` as `Bool`. Off by default.
     public var lenient: Bool
-    /// The deepest nesting of arrays and objects accepted.
+    /// The deepest nesting of arrays and objects accepted. Deeper input fails with
+    /// `DecodingError.dataCorrupted` at the container that goes one level too deep,
+    /// before the decoder recurses into it.
     public var maxDepth: Int
 
     /// Creates options.
+    /// - Parameters:
+    ///   - lenient: whether numeric strings and `"true"`/`"false"` decode as numbers and booleans.
+    ///   - maxDepth: the deepest nesting of arrays and objects accepted.
     public init(lenient: Bool = false, maxDepth: Int = 512) {
         self.lenient = lenient
         self.maxDepth = maxDepth
     }
+
+    /// The default options with ``lenient`` switched on.
+    public static var lenient: DecodingOptions { DecodingOptions(lenient: true) }
 }
 
 /// Decodes `Decodable` values straight from loosely typed message bodies.
+///
+/// The body is read in place: a Foundation tree (what `JSONSerialization` or
+/// `WKScriptMessage.body` gives, or a hand-built `[String: Any]`) or a
+/// ``JSONValue``. Nothing is re-serialised. The rules, in short:
+///
+/// - types are exact: `true` is not `1`, `1` is not `true`, `"1"` is not `1`
+///   (unless ``DecodingOptions/lenient``);
+/// - an integer type takes an integral number in its range (`2.0` → `2`), and
+///   rejects `2.5`, `1e30`, `-1` for `UInt`, `300` for `UInt8`; `Double` and
+///   `Float` take any number of their magnitude; `Decimal` keeps the digits;
+/// - `URL` decodes from a string, `Date` from a date object or an ISO 8601
+///   string, `Data` from Base64;
+/// - null, missing and optional follow `JSONDecoder`: `decodeIfPresent` of a
+///   null or missing key is `nil`, `decode` of a null is `valueNotFound`, of a
+///   missing key `keyNotFound`; unknown keys are ignored;
+/// - errors are `DecodingError`s with the full coding path and Foundation's
+///   texts, wrapped in ``BodyDecodingError``.
+///
+/// See `docs/decoding.md` for the full table.
 public struct BodyDecoder: Sendable {
     /// The options in effect.
     public var options: DecodingOptions
 
     /// Creates a decoder.
+    /// - Parameter options: decoding options (lenient numbers, depth limit).
     public init(options: DecodingOptions = DecodingOptions()) {
         self.options = options
     }
 
-    /// Decodes `type` from a Foundation tree (`nil` means the body is absent).
+    /// Decodes `type` from a Foundation tree.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - body: the tree; `nil` means the body is absent and reads as JSON `null`
+    ///     (so an optional decodes as `nil` and a struct without members decodes).
+    /// - Returns: the decoded value.
+    /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
     public func decode<T: Decodable>(_ type: T.Type, from body: Any?) throws(BodyDecodingError) -> T {
-        do {
-            let data = try JSONSerialization.data(withJSONObject: body ?? NSNull(), options: .fragmentsAllowed)
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let error as DecodingError {
-            throw BodyDecodingError(error)
-        } catch {
-            throw BodyDecodingError(DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(error)")))
+        let root: Any = body ?? NSNull()
+        return try BodyDecoder.run {
+            try DecoderCore<FoundationSource>(value: root, node: .root, options: options)
+                .decodeValue(T.self, root, .root, .none)
         }
     }
 
-    /// Decodes `type` from a ``JSONValue``.
+    /// Decodes `type` from a ``JSONValue``, with the same rules.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - value: the value.
+    /// - Returns: the decoded value.
+    /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(BodyDecodingError) -> T {
-        throw BodyDecodingError(DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unimplemented")))
+        try BodyDecoder.run {
+            try DecoderCore<JSONValueSource>(value: value, node: .root, options: options)
+                .decodeValue(T.self, value, .root, .none)
+        }
     }
 
-    /// Decodes `type` from the value under `key` of an object body (path `body.<key>…`).
-    public func decode<T: Decodable>(_ type: T.Type, from body: Any?, at key: String) throws(BodyDecodingError) -> T {
-        try decode(type, from: (body as? [String: Any])?[key])
+    /// Decodes `type` from the value under `key` of an object body; errors name
+    /// the path from the root (`body.customData.isPersonalisable`).
+    ///
+    /// A missing key, or a body that is not an object, decodes as `nil` when `T`
+    /// is optional. Otherwise a missing key is `keyNotFound`, a null or absent body
+    /// `valueNotFound` and any other body `typeMismatch`.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - body: the tree; `nil` means the body is absent.
+    ///   - key: the member of the body to decode.
+    /// - Returns: the decoded value.
+    /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
+    public func decode<T: Decodable>(
+        _ type: T.Type,
+        from body: Any?,
+        at key: String
+    ) throws(BodyDecodingError) -> T {
+        let root: Any = body ?? NSNull()
+        return try BodyDecoder.run {
+            try BodyDecoder.member(T.self, at: key, of: root, source: FoundationSource.self, options: options)
+        }
     }
 
-    /// Decodes `type` from the value under `key` of an object ``JSONValue``.
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at key: String) throws(BodyDecodingError) -> T {
-        try decode(type, from: value.foundationValue)
+    /// Decodes `type` from the value under `key` of an object ``JSONValue``, as
+    /// ``decode(_:from:at:)-(_,Any?,_)`` does for a Foundation tree.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - value: the value.
+    ///   - key: the member of the value to decode.
+    /// - Returns: the decoded value.
+    /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
+    public func decode<T: Decodable>(
+        _ type: T.Type,
+        from value: JSONValue,
+        at key: String
+    ) throws(BodyDecodingError) -> T {
+        try BodyDecoder.run {
+            try BodyDecoder.member(T.self, at: key, of: value, source: JSONValueSource.self, options: options)
+        }
     }
-}
 
-extension JSONValue {
-    /// This value as a Foundation tree.
-    public var foundationValue: Any { NSNull() }
+    private static func member<T: Decodable, Source: DecodingSource>(
+        _ type: T.Type,
+        at key: String,
+        of root: Source.Value,
+        source: Source.Type,
+        options: DecodingOptions
+    ) throws -> T {
+        let decoder = DecoderCore<Source>(value: root, node: .root, options: options)
+        let optional = T.self as? any OptionalValue.Type
+        guard let object = Source.object(root) else {
+            if let optional, let none = optional.noneValue as? T { return none }
+            _ = try decoder.objectContainer(root, .root)
+            throw decoder.mismatch([String: Any].self, root, .root, .none)
+        }
+        let nameKey = NameKey(key)
+        guard let value = Source.value(in: object, forKey: key) else {
+            if let optional, let none = optional.noneValue as? T { return none }
+            throw DecodingError.keyNotFound(
+                nameKey,
+                .init(codingPath: [], debugDescription: "No value associated with key \(nameKey) (\"\(key)\").")
+            )
+        }
+        return try decoder.decodeValue(T.self, value, .root, .key(nameKey))
+    }
+
+    /// Runs a decode, turning whatever it throws into a ``BodyDecodingError``.
+    private static func run<T>(_ body: () throws -> T) throws(BodyDecodingError) -> T {
+        do {
+            return try body()
+        } catch let error as DecodingError {
+            throw BodyDecodingError(error)
+        } catch let error as BodyDecodingError {
+            throw error
+        } catch {
+            throw BodyDecodingError(
+                DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "\(error)", underlyingError: error)
+                )
+            )
+        }
+    }
 }
 
 /// A body that did not decode: the `DecodingError`, its key path and Foundation's message.
+///
+/// ```
+/// body.lines[2].quantity: Expected to decode Int but found a string instead.
+/// ```
 public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, with the full coding path.
     public let decodingError: DecodingError
 
     /// Wraps a decoding error.
+    /// - Parameter error: the error, as any decoder throws it.
     public init(_ error: DecodingError) {
         self.decodingError = error
     }
 
-    /// The key path rendered from the root, e.g. `body.lines[2].quantity`.
-    public var path: String { "body" }
+    /// The error's context (coding path, Foundation's description, underlying error).
+    public var context: DecodingError.Context {
+        switch decodingError {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            return context
+        @unknown default:
+            return DecodingError.Context(codingPath: [], debugDescription: "\(decodingError)")
+        }
+    }
 
-    /// Foundation's message, e.g. `Expected to decode String but found a number instead.`
-    public var message: String { "\(decodingError)" }
+    /// The coding path to the problem from the root; for a missing key it ends
+    /// with that key.
+    public var codingPath: [any CodingKey] {
+        if case .keyNotFound(let key, let context) = decodingError {
+            return context.codingPath + [key]
+        }
+        return context.codingPath
+    }
+
+    /// The key path rendered from the root, e.g. `body.lines[2].quantity`
+    /// (`body` alone for the body itself; a name that is not a plain identifier is
+    /// quoted: `body.attributes["first name"]`).
+    public var path: String { CodingPathRendering.render(codingPath) }
+
+    /// Foundation's message, e.g. `Expected to decode String but found number instead.`
+    public var message: String { context.debugDescription }
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }

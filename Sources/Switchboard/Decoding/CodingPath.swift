@@ -1,0 +1,162 @@
+// The coding path as a cheap linked list, turned into `[any CodingKey]` only
+// when an error is thrown or someone asks for `codingPath` (swift-foundation's
+// `_CodingPathNode` shape).
+
+/// One step below a value: nothing (the value itself), a key, or an array index.
+enum PathComponent {
+    case none
+    case key(any CodingKey)
+    case index(Int)
+}
+
+/// A node of the coding path, from the root down.
+indirect enum PathNode {
+    case root
+    case key(any CodingKey, parent: PathNode, depth: Int)
+    case index(Int, parent: PathNode, depth: Int)
+
+    /// The number of keys and indexes from the root to this node.
+    var depth: Int {
+        switch self {
+        case .root: return 0
+        case .key(_, _, let depth), .index(_, _, let depth): return depth
+        }
+    }
+
+    /// This node with `component` appended (itself for `.none`).
+    @inline(__always)
+    func appending(_ component: PathComponent) -> PathNode {
+        switch component {
+        case .none: return self
+        case .key(let key): return .key(key, parent: self, depth: depth + 1)
+        case .index(let index): return .index(index, parent: self, depth: depth + 1)
+        }
+    }
+
+    /// The path from the root as coding keys.
+    var codingPath: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        keys.reserveCapacity(depth)
+        var node = self
+        while true {
+            switch node {
+            case .root:
+                keys.reverse()
+                return keys
+            case .key(let key, let parent, _):
+                keys.append(key)
+                node = parent
+            case .index(let index, let parent, _):
+                keys.append(IndexKey(index))
+                node = parent
+            }
+        }
+    }
+
+    /// The path from the root with `component` appended, as coding keys.
+    func codingPath(appending component: PathComponent) -> [any CodingKey] {
+        var path = codingPath
+        switch component {
+        case .none: break
+        case .key(let key): path.append(key)
+        case .index(let index): path.append(IndexKey(index))
+        }
+        return path
+    }
+}
+
+/// The key of an array element, spelled as Foundation spells it (`Index 2`).
+struct IndexKey: CodingKey, Sendable {
+    let intValue: Int?
+    let stringValue: String
+
+    init(_ index: Int) {
+        self.intValue = index
+        self.stringValue = "Index \(index)"
+    }
+
+    init?(stringValue: String) {
+        return nil
+    }
+
+    init?(intValue: Int) {
+        self.init(intValue)
+    }
+}
+
+/// A key given by name: `decode(_:from:at:)`'s key and the members of a ``JSONValue`` object.
+struct NameKey: CodingKey, Sendable {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) {
+        self.stringValue = name
+    }
+
+    init?(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        return nil
+    }
+}
+
+extension CodingPathRendering {
+    /// Renders `path` from the root: `body.lines[2].quantity`.
+    ///
+    /// Array indexes (Foundation's `Index n` keys) become `[n]`; names made only of
+    /// letters, digits, `_`, `$` and `-` follow a dot; any other name is quoted,
+    /// as in `body["first name"]`.
+    static func render(_ path: [any CodingKey], root: String = "body") -> String {
+        var text = root
+        for key in path {
+            if let index = key.intValue, key is IndexKey || key.stringValue == "Index \(index)" {
+                text += "[\(index)]"
+            } else if isPlainName(key.stringValue) {
+                text += "." + key.stringValue
+            } else {
+                text += "[" + quoted(key.stringValue) + "]"
+            }
+        }
+        return text
+    }
+
+    private static func isPlainName(_ name: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "-"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func quoted(_ name: String) -> String {
+        var text = "\""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return text + "\""
+    }
+}
+
+/// Namespace for path rendering.
+enum CodingPathRendering {}

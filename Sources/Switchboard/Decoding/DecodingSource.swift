@@ -1,0 +1,215 @@
+import Foundation
+
+/// Where the decoder reads values from.
+///
+/// The decoding rules (exact types, number ranges, null versus missing, error
+/// texts, depth) live once in ``DecoderCore``; a source only answers "what is
+/// this value?" questions about its own representation. Two sources exist:
+/// ``FoundationSource`` (`Any` trees from `JSONSerialization`, `WKScriptMessage.body`
+/// or hand-built dictionaries) and ``JSONValueSource``. A third one (a byte tape
+/// from the JSON reader, say) plugs in by conforming to this protocol.
+///
+/// Every accessor is exact: `bool` answers only for booleans, `number` only for
+/// numbers (never for booleans), `string` only for strings.
+protocol DecodingSource {
+    /// One value of the tree.
+    associatedtype Value
+    /// An object (string keys).
+    associatedtype Object
+    /// An array.
+    associatedtype Array
+
+    /// The null value (what a missing `super` key decodes from).
+    static var null: Value { get }
+    /// Whether `value` is null (`NSNull`, `nil`, `.null`).
+    static func isNull(_ value: Value) -> Bool
+    /// `value` when it is a string.
+    static func string(_ value: Value) -> String?
+    /// `value` when it is a boolean (never for a number).
+    static func bool(_ value: Value) -> Bool?
+    /// `value` when it is a number (never for a boolean).
+    static func number(_ value: Value) -> BodyNumber?
+    /// `value` when it is an object.
+    static func object(_ value: Value) -> Object?
+    /// `value` when it is an array.
+    static func array(_ value: Value) -> Array?
+    /// What `value` is, for error messages and for the conversions that accept several kinds.
+    static func classify(_ value: Value) -> SourceKind<Self>
+
+    /// The member of `object` named `key`, if present (a present null is not `nil`).
+    static func value(in object: Object, forKey key: String) -> Value?
+    /// The member names of `object`.
+    static func keys(of object: Object) -> [String]
+    /// The number of members of `object`.
+    static func count(of object: Object) -> Int
+    /// Calls `body` with every member of `object`.
+    static func forEachMember(of object: Object, _ body: (String, Value) throws -> Void) rethrows
+    /// The number of elements of `array`.
+    static func count(of array: Array) -> Int
+    /// The element of `array` at `index` (`0 ..< count`).
+    static func element(of array: Array, at index: Int) -> Value
+
+    /// `value` itself when the source already holds ``JSONValue``s, so decoding a
+    /// `JSONValue` costs nothing; `nil` to convert member by member.
+    static func existingJSONValue(_ value: Value) -> JSONValue?
+}
+
+/// What a source value is.
+enum SourceKind<Source: DecodingSource> {
+    case null
+    case bool(Bool)
+    case number(BodyNumber)
+    case string(String)
+    case array(Source.Array)
+    case object(Source.Object)
+    /// A date object (`NSDate`, `Date`) in a Foundation tree.
+    case date(Date)
+    /// A URL object in a Foundation tree.
+    case url(URL)
+    /// Anything else (not JSON).
+    case other(any Any.Type)
+
+    /// Foundation's words for what was found, as in
+    /// `Expected to decode String but found number instead.`
+    var phrase: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "bool"
+        case .number: return "number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "a dictionary"
+        case .date: return "a date"
+        case .url: return "a URL"
+        case .other(let type): return "a value of type \(type)"
+        }
+    }
+}
+
+/// A number as the source holds it, before it meets the type it decodes as.
+///
+/// The conversions are exact: an integer type accepts only an integral value in
+/// its range (`2.0` → `2`; `2.5`, `1e30`, `-1` as `UInt` → `nil`), `Double` and
+/// `Float` accept any finite value of their magnitude (integers included), and
+/// `Decimal` keeps the digits.
+enum BodyNumber {
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case decimal(Decimal)
+    /// JSON number text (already checked against the grammar).
+    case text(String)
+
+    /// The number as text, for messages (`Number 2.5 is not representable in Swift.`).
+    var text: String {
+        switch self {
+        case .int(let value): return String(value)
+        case .uint(let value): return String(value)
+        case .double(let value): return value.description
+        case .decimal(let value): return value.description
+        case .text(let text): return text
+        }
+    }
+
+    /// The number as JSON number text, or `nil` when it has none (infinity, NaN).
+    var jsonText: String? {
+        switch self {
+        case .int(let value): return String(value)
+        case .uint(let value): return String(value)
+        case .double(let value):
+            // Swift spells finite doubles as JSON numbers: `2.0`, `1e+30`, `5e-324`.
+            guard value.isFinite else { return nil }
+            let text = value.description
+            return JSONNumber.isValid(text.utf8) ? text : nil
+        case .decimal(let value):
+            guard !value.isNaN else { return nil }
+            let text = value.description
+            return JSONNumber.isValid(text.utf8) ? text : nil
+        case .text(let text): return text
+        }
+    }
+
+    /// The number as `T` when it is integral and in range.
+    @inline(__always)
+    func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+        switch self {
+        case .int(let value): return T(exactly: value)
+        case .uint(let value): return T(exactly: value)
+        case .double(let value): return value.isFinite ? T(exactly: value) : nil
+        case .decimal(let value): return BodyNumber.integer(T.self, fromDecimal: value)
+        case .text(let text):
+            if let value = T(text) { return value }
+            guard let decimal = Decimal(string: text, locale: nil) else { return nil }
+            return BodyNumber.integer(T.self, fromDecimal: decimal)
+        }
+    }
+
+    private static func integer<T: FixedWidthInteger>(_ type: T.Type, fromDecimal value: Decimal) -> T? {
+        guard !value.isNaN else { return nil }
+        var source = value
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &source, 0, .plain)
+        guard rounded == value else { return nil }
+        return T(rounded.description)
+    }
+
+    /// The number as a finite `Double` (integers round to the nearest double).
+    var double: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .uint(let value): return Double(value)
+        case .double(let value): return value.isFinite ? value : nil
+        case .decimal(let value): return value.isNaN ? nil : Double(value.description)
+        case .text(let text):
+            guard let value = Double(text), value.isFinite else { return nil }
+            if value == 0, BodyNumber.hasNonZeroDigit(text) { return nil }
+            return value
+        }
+    }
+
+    /// The number as a finite `Float`; a finite value beyond `Float`'s range
+    /// (or one that would flush to zero) is `nil`.
+    var float: Float? {
+        let result: Float?
+        let source: Double?
+        switch self {
+        case .text(let text):
+            result = Float(text)
+            source = Double(text)
+        default:
+            source = double
+            result = source.map { Float($0) }
+        }
+        guard let result, let source, result.isFinite, source.isFinite else { return nil }
+        if result == 0, source != 0 { return nil }
+        if case .text(let text) = self, result == 0, BodyNumber.hasNonZeroDigit(text) { return nil }
+        return result
+    }
+
+    /// The number as a `Decimal`, keeping its digits (up to `Decimal`'s 38).
+    var decimal: Decimal? {
+        switch self {
+        case .int(let value): return Decimal(value)
+        case .uint(let value): return Decimal(value)
+        case .double(let value):
+            guard value.isFinite else { return nil }
+            return Decimal(string: value.description, locale: nil)
+        case .decimal(let value): return value.isNaN ? nil : value
+        case .text(let text):
+            guard let value = Decimal(string: text, locale: nil), !value.isNaN else { return nil }
+            return value
+        }
+    }
+
+    /// Whether the mantissa of JSON number text has a digit other than zero.
+    static func hasNonZeroDigit(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): return false
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): return true
+            default: continue
+            }
+        }
+        return false
+    }
+}
