@@ -475,8 +475,10 @@ struct KeyedContainer<Key: CodingKey, Source: DecodingSource>: KeyedDecodingCont
 
     var codingPath: [any CodingKey] { node.codingPath }
 
+    /// The member names that make keys, sorted so that errors come in the same
+    /// order on every run (a dictionary's own order changes from run to run).
     var allKeys: [Key] {
-        Source.keys(of: object).compactMap { Key(stringValue: $0) }
+        Source.keys(of: object).sorted().compactMap { Key(stringValue: $0) }
     }
 
     func contains(_ key: Key) -> Bool {
