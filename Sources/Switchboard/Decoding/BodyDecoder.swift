@@ -63,8 +63,7 @@ public struct BodyDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from body: Any?) throws(BodyDecodingError) -> T {
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
-            try DecoderCore<FoundationSource>(value: root, node: .root, options: options)
-                .decodeValue(T.self, root, .root, .none)
+            try FoundationDecoder(value: root, node: .root, options: options).decodeValue(T.self, root, .root, .none)
         }
     }
 
@@ -76,8 +75,7 @@ public struct BodyDecoder: Sendable {
     /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(BodyDecodingError) -> T {
         try BodyDecoder.run {
-            try DecoderCore<JSONValueSource>(value: value, node: .root, options: options)
-                .decodeValue(T.self, value, .root, .none)
+            try JSONValueDecoder(value: value, node: .root, options: options).decodeValue(T.self, value, .root, .none)
         }
     }
 
@@ -100,7 +98,7 @@ public struct BodyDecoder: Sendable {
     ) throws(BodyDecodingError) -> T {
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
-            try BodyDecoder.member(T.self, at: key, of: root, source: FoundationSource.self, options: options)
+            try BodyDecoder.member(T.self, at: key, of: root, decoder: FoundationDecoder.self, options: options)
         }
     }
 
@@ -118,18 +116,20 @@ public struct BodyDecoder: Sendable {
         at key: String
     ) throws(BodyDecodingError) -> T {
         try BodyDecoder.run {
-            try BodyDecoder.member(T.self, at: key, of: value, source: JSONValueSource.self, options: options)
+            try BodyDecoder.member(T.self, at: key, of: value, decoder: JSONValueDecoder.self, options: options)
         }
     }
 
-    private static func member<T: Decodable, Source: DecodingSource>(
+    private static func member<T: Decodable, Decoder: FrontEnd>(
         _ type: T.Type,
         at key: String,
-        of root: Source.Value,
-        source: Source.Type,
+        of root: Decoder.Source.Value,
+        decoder _: Decoder.Type,
         options: DecodingOptions
     ) throws -> T {
-        let decoder = DecoderCore<Source>(value: root, node: .root, options: options)
+        typealias Source = Decoder.Source
+        let front = Decoder(value: root, node: .root, options: options)
+        let decoder = front.core
         let optional = T.self as? any OptionalValue.Type
         guard let object = Source.object(root) else {
             if let optional, let none = optional.noneValue as? T { return none }
@@ -144,7 +144,7 @@ public struct BodyDecoder: Sendable {
                 .init(codingPath: [], debugDescription: "No value associated with key \(nameKey) (\"\(key)\").")
             )
         }
-        return try decoder.decodeValue(T.self, value, .root, .key(nameKey))
+        return try front.decodeValue(T.self, value, .root, .key(nameKey))
     }
 
     /// Runs a decode, turning whatever it throws into a ``BodyDecodingError``.

@@ -213,3 +213,19 @@ enum BodyNumber {
         return false
     }
 }
+
+/// A source's `Decoder` front end (see `DecoderCore`).
+protocol FrontEnd: AnyObject {
+    associatedtype Source: DecodingSource
+    /// Creates the decoder for `value` at `node`.
+    init(value: Source.Value, node: PathNode, options: DecodingOptions)
+    /// The rules, as this decoder.
+    var core: DecoderCore<Source> { get }
+    /// Decodes `T` from `value`, found at `component` below `node`.
+    func decodeValue<T: Decodable>(
+        _ type: T.Type,
+        _ value: Source.Value,
+        _ node: PathNode,
+        _ component: PathComponent
+    ) throws -> T
+}
