@@ -136,7 +136,7 @@ public struct BodyDecoder: Sendable {
             _ = try decoder.objectContainer(root, .root)
             throw decoder.mismatch([String: Any].self, root, .root, .none)
         }
-        let nameKey = NameKey(key)
+        let nameKey = MemberKey(key)
         guard let value = Source.value(in: object, forKey: key) else {
             if let optional, let none = optional.noneValue as? T { return none }
             throw DecodingError.keyNotFound(

@@ -3,17 +3,17 @@
 // `_CodingPathNode` shape).
 
 /// One step below a value: nothing (the value itself), a key, or an array index.
-enum PathComponent {
+enum DecodingStep {
     case none
     case key(any CodingKey)
     case index(Int)
 }
 
 /// A node of the coding path, from the root down.
-indirect enum PathNode {
+indirect enum DecodingPath {
     case root
-    case key(any CodingKey, parent: PathNode, depth: Int)
-    case index(Int, parent: PathNode, depth: Int)
+    case key(any CodingKey, parent: DecodingPath, depth: Int)
+    case index(Int, parent: DecodingPath, depth: Int)
 
     /// The number of keys and indexes from the root to this node.
     var depth: Int {
@@ -25,7 +25,7 @@ indirect enum PathNode {
 
     /// This node with `component` appended (itself for `.none`).
     @inline(__always)
-    func appending(_ component: PathComponent) -> PathNode {
+    func appending(_ component: DecodingStep) -> DecodingPath {
         switch component {
         case .none: return self
         case .key(let key): return .key(key, parent: self, depth: depth + 1)
@@ -47,26 +47,26 @@ indirect enum PathNode {
                 keys.append(key)
                 node = parent
             case .index(let index, let parent, _):
-                keys.append(IndexKey(index))
+                keys.append(ElementKey(index))
                 node = parent
             }
         }
     }
 
     /// The path from the root with `component` appended, as coding keys.
-    func codingPath(appending component: PathComponent) -> [any CodingKey] {
+    func codingPath(appending component: DecodingStep) -> [any CodingKey] {
         var path = codingPath
         switch component {
         case .none: break
         case .key(let key): path.append(key)
-        case .index(let index): path.append(IndexKey(index))
+        case .index(let index): path.append(ElementKey(index))
         }
         return path
     }
 }
 
 /// The key of an array element, spelled as Foundation spells it (`Index 2`).
-struct IndexKey: CodingKey, Sendable {
+struct ElementKey: CodingKey, Sendable {
     let intValue: Int?
     let stringValue: String
 
@@ -85,7 +85,7 @@ struct IndexKey: CodingKey, Sendable {
 }
 
 /// A key given by name: `decode(_:from:at:)`'s key and the members of a ``JSONValue`` object.
-struct NameKey: CodingKey, Sendable {
+struct MemberKey: CodingKey, Sendable {
     let stringValue: String
     var intValue: Int? { nil }
 
@@ -111,7 +111,7 @@ extension CodingPathRendering {
     static func render(_ path: [any CodingKey], root: String = "body") -> String {
         var text = root
         for key in path {
-            if let index = key.intValue, key is IndexKey || key.stringValue == "Index \(index)" {
+            if let index = key.intValue, key is ElementKey || key.stringValue == "Index \(index)" {
                 text += "[\(index)]"
             } else if isPlainName(key.stringValue) {
                 text += "." + key.stringValue

@@ -4,7 +4,7 @@ import Foundation
 //
 // Shape borrowed from swift-foundation's JSONDecoder: one decoder object per
 // decode, which is also the single-value container; struct keyed and unkeyed
-// containers; the coding path as a linked `PathNode`, turned into keys only for
+// containers; the coding path as a linked `DecodingPath`, turned into keys only for
 // errors; every `decodeIfPresent` overridden to do one lookup; String, Int,
 // Bool and Double decoded without going through `Decodable`.
 //
@@ -22,10 +22,10 @@ class DecoderCore<Source: DecodingSource> {
     /// The value being decoded (changes while nested values decode).
     final var value: Source.Value
     /// Where `value` is.
-    final var node: PathNode
+    final var node: DecodingPath
     final let options: DecodingOptions
 
-    init(value: Source.Value, node: PathNode, options: DecodingOptions) {
+    init(value: Source.Value, node: DecodingPath, options: DecodingOptions) {
         self.value = value
         self.node = node
         self.options = options
@@ -34,7 +34,7 @@ class DecoderCore<Source: DecodingSource> {
     // MARK: Containers
 
     /// `value` as an object whose container sits at `node`, within the depth limit.
-    final func objectContainer(_ value: Source.Value, _ node: PathNode) throws -> Source.Object {
+    final func objectContainer(_ value: Source.Value, _ node: DecodingPath) throws -> Source.Object {
         guard let object = Source.object(value) else {
             if Source.isNull(value) {
                 throw DecodingError.valueNotFound(
@@ -52,7 +52,7 @@ class DecoderCore<Source: DecodingSource> {
     }
 
     /// `value` as an array whose container sits at `node`, within the depth limit.
-    final func arrayContainer(_ value: Source.Value, _ node: PathNode) throws -> Source.Array {
+    final func arrayContainer(_ value: Source.Value, _ node: DecodingPath) throws -> Source.Array {
         guard let array = Source.array(value) else {
             if Source.isNull(value) {
                 throw DecodingError.valueNotFound(
@@ -71,7 +71,7 @@ class DecoderCore<Source: DecodingSource> {
 
     /// Throws when a container at `node` would nest deeper than `options.maxDepth`.
     @inline(__always)
-    final func checkDepth(_ node: PathNode) throws {
+    final func checkDepth(_ node: DecodingPath) throws {
         if node.depth >= options.maxDepth {
             throw DecodingError.dataCorrupted(
                 .init(
@@ -86,13 +86,13 @@ class DecoderCore<Source: DecodingSource> {
     // MARK: Scalars
 
     @inline(__always)
-    final func decodeString(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> String {
+    final func decodeString(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> String {
         if let string = Source.string(value) { return string }
         throw mismatch(String.self, value, node, component)
     }
 
     @inline(__always)
-    final func decodeBool(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> Bool {
+    final func decodeBool(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Bool {
         if let bool = Source.bool(value) { return bool }
         if options.lenient, let string = Source.string(value) {
             if string == "true" { return true }
@@ -105,8 +105,8 @@ class DecoderCore<Source: DecodingSource> {
     final func decodeInteger<T: FixedWidthInteger>(
         _ type: T.Type,
         _ value: Source.Value,
-        _ node: PathNode,
-        _ component: PathComponent
+        _ node: DecodingPath,
+        _ component: DecodingStep
     ) throws -> T {
         if let number = Source.number(value) {
             if let result = number.integer(T.self) { return result }
@@ -116,7 +116,7 @@ class DecoderCore<Source: DecodingSource> {
     }
 
     @inline(__always)
-    final func decodeDouble(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> Double {
+    final func decodeDouble(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Double {
         if let number = Source.number(value) {
             if case .double(let double) = number, double.isFinite { return double }
             if let result = number.double { return result }
@@ -125,7 +125,7 @@ class DecoderCore<Source: DecodingSource> {
         return try lenientNumber(Double.self, value, node, component) { $0.double }
     }
 
-    final func decodeFloat(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> Float {
+    final func decodeFloat(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Float {
         if let number = Source.number(value) {
             if let result = number.float { return result }
             throw notRepresentable(number, node, component)
@@ -133,7 +133,7 @@ class DecoderCore<Source: DecodingSource> {
         return try lenientNumber(Float.self, value, node, component) { $0.float }
     }
 
-    final func decodeDecimal(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> Decimal {
+    final func decodeDecimal(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Decimal {
         if let number = Source.number(value) {
             if let result = number.decimal { return result }
             throw notRepresentable(number, node, component)
@@ -145,8 +145,8 @@ class DecoderCore<Source: DecodingSource> {
     final func lenientNumber<T>(
         _ type: T.Type,
         _ value: Source.Value,
-        _ node: PathNode,
-        _ component: PathComponent,
+        _ node: DecodingPath,
+        _ component: DecodingStep,
         _ convert: (BodyNumber) -> T?
     ) throws -> T {
         if options.lenient, let string = Source.string(value), JSONNumber.isValid(string.utf8) {
@@ -157,7 +157,7 @@ class DecoderCore<Source: DecodingSource> {
         throw mismatch(T.self, value, node, component)
     }
 
-    final func decodeDate(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> Date {
+    final func decodeDate(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Date {
         let kind = Source.classify(value)
         switch kind {
         case .date(let date):
@@ -175,7 +175,7 @@ class DecoderCore<Source: DecodingSource> {
         }
     }
 
-    final func decodeURL(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> URL {
+    final func decodeURL(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> URL {
         let kind = Source.classify(value)
         switch kind {
         case .url(let url):
@@ -193,7 +193,7 @@ class DecoderCore<Source: DecodingSource> {
         }
     }
 
-    final func decodeData(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> Data {
+    final func decodeData(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Data {
         let kind = Source.classify(value)
         switch kind {
         case .string(let string):
@@ -221,8 +221,8 @@ class DecoderCore<Source: DecodingSource> {
     final func decodeSpecial<T: Decodable>(
         _ type: T.Type,
         _ value: Source.Value,
-        _ node: PathNode,
-        _ component: PathComponent
+        _ node: DecodingPath,
+        _ component: DecodingStep
     ) throws -> T? {
         if T.self == String.self { return try decodeString(value, node, component) as? T }
         if T.self == Int.self { return try decodeInteger(Int.self, value, node, component) as? T }
@@ -243,7 +243,7 @@ class DecoderCore<Source: DecodingSource> {
     // MARK: JSONValue
 
     /// `value` as a ``JSONValue``, converted directly from the tree.
-    final func jsonValue(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> JSONValue {
+    final func jsonValue(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> JSONValue {
         if let existing = Source.existingJSONValue(value) { return existing }
         let kind = Source.classify(value)
         switch kind {
@@ -279,8 +279,8 @@ class DecoderCore<Source: DecodingSource> {
     /// `value` as a `[String: JSONValue]`.
     final func jsonObject(
         _ value: Source.Value,
-        _ node: PathNode,
-        _ component: PathComponent
+        _ node: DecodingPath,
+        _ component: DecodingStep
     ) throws -> [String: JSONValue] {
         if let existing = Source.existingJSONValue(value), case .object(let object) = existing {
             return object
@@ -290,7 +290,7 @@ class DecoderCore<Source: DecodingSource> {
     }
 
     /// `value` as a `[JSONValue]`.
-    final func jsonArray(_ value: Source.Value, _ node: PathNode, _ component: PathComponent) throws -> [JSONValue] {
+    final func jsonArray(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> [JSONValue] {
         if let existing = Source.existingJSONValue(value), case .array(let array) = existing {
             return array
         }
@@ -298,17 +298,17 @@ class DecoderCore<Source: DecodingSource> {
         return try jsonElements(arrayContainer(value, child), child)
     }
 
-    private final func jsonMembers(_ object: Source.Object, _ node: PathNode) throws -> [String: JSONValue] {
+    private final func jsonMembers(_ object: Source.Object, _ node: DecodingPath) throws -> [String: JSONValue] {
         try checkDepth(node)
         var members: [String: JSONValue] = [:]
         members.reserveCapacity(Source.count(of: object))
         try Source.forEachMember(of: object) { key, member in
-            members[key] = try jsonValue(member, node, .key(NameKey(key)))
+            members[key] = try jsonValue(member, node, .key(MemberKey(key)))
         }
         return members
     }
 
-    private final func jsonElements(_ array: Source.Array, _ node: PathNode) throws -> [JSONValue] {
+    private final func jsonElements(_ array: Source.Array, _ node: DecodingPath) throws -> [JSONValue] {
         try checkDepth(node)
         let count = Source.count(of: array)
         var elements: [JSONValue] = []
@@ -325,8 +325,8 @@ class DecoderCore<Source: DecodingSource> {
     final func mismatch(
         _ type: any Any.Type,
         _ value: Source.Value,
-        _ node: PathNode,
-        _ component: PathComponent
+        _ node: DecodingPath,
+        _ component: DecodingStep
     ) -> DecodingError {
         mismatch(type, Source.classify(value), node, component)
     }
@@ -334,8 +334,8 @@ class DecoderCore<Source: DecodingSource> {
     final func mismatch(
         _ type: any Any.Type,
         _ kind: SourceKind<Source>,
-        _ node: PathNode,
-        _ component: PathComponent
+        _ node: DecodingPath,
+        _ component: DecodingStep
     ) -> DecodingError {
         let path = node.codingPath(appending: component)
         if case .null = kind {
@@ -351,7 +351,7 @@ class DecoderCore<Source: DecodingSource> {
     }
 
     /// A number outside the range (or precision) of the type it decodes as.
-    final func notRepresentable(_ number: BodyNumber, _ node: PathNode, _ component: PathComponent) -> DecodingError {
+    final func notRepresentable(_ number: BodyNumber, _ node: DecodingPath, _ component: DecodingStep) -> DecodingError {
         .dataCorrupted(
             .init(
                 codingPath: node.codingPath(appending: component),

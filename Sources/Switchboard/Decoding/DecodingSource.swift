@@ -218,14 +218,14 @@ enum BodyNumber {
 protocol FrontEnd: AnyObject {
     associatedtype Source: DecodingSource
     /// Creates the decoder for `value` at `node`.
-    init(value: Source.Value, node: PathNode, options: DecodingOptions)
+    init(value: Source.Value, node: DecodingPath, options: DecodingOptions)
     /// The rules, as this decoder.
     var core: DecoderCore<Source> { get }
     /// Decodes `T` from `value`, found at `component` below `node`.
     func decodeValue<T: Decodable>(
         _ type: T.Type,
         _ value: Source.Value,
-        _ node: PathNode,
-        _ component: PathComponent
+        _ node: DecodingPath,
+        _ component: DecodingStep
     ) throws -> T
 }

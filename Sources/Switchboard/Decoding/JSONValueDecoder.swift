@@ -95,8 +95,8 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, Decoder, SingleValue
     func decodeValue<T: Decodable>(
         _ type: T.Type,
         _ value: JSONValueSource.Value,
-        _ node: PathNode,
-        _ component: PathComponent
+        _ node: DecodingPath,
+        _ component: DecodingStep
     ) throws -> T {
         if let special = try decodeSpecial(T.self, value, node, component) { return special }
         let child = node.appending(component)
@@ -131,9 +131,9 @@ final class JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     let decoder: JSONValueDecoder
     let object: Source.Object
-    let node: PathNode
+    let node: DecodingPath
 
-    init(decoder: JSONValueDecoder, object: Source.Object, node: PathNode) {
+    init(decoder: JSONValueDecoder, object: Source.Object, node: DecodingPath) {
         self.decoder = decoder
         self.object = object
         self.node = node
@@ -372,7 +372,7 @@ final class JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     func superDecoder() throws -> any Decoder {
-        superDecoder(named: NameKey("super"))
+        superDecoder(named: MemberKey("super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -391,11 +391,11 @@ final class JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
 
     let decoder: JSONValueDecoder
     let array: Source.Array
-    let node: PathNode
+    let node: DecodingPath
     let total: Int
     private(set) var currentIndex = 0
 
-    init(decoder: JSONValueDecoder, array: Source.Array, node: PathNode) {
+    init(decoder: JSONValueDecoder, array: Source.Array, node: DecodingPath) {
         self.decoder = decoder
         self.array = array
         self.node = node

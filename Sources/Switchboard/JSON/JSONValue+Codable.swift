@@ -49,7 +49,7 @@ extension JSONValue: Codable {
             self = .array(elements)
             return
         }
-        if let keyed = try? decoder.container(keyedBy: NameKey.self) {
+        if let keyed = try? decoder.container(keyedBy: MemberKey.self) {
             var members: [String: JSONValue] = [:]
             for key in keyed.allKeys {
                 members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
@@ -101,9 +101,9 @@ extension JSONValue: Codable {
                 try container.encode(element)
             }
         case .object(let object):
-            var container = encoder.container(keyedBy: NameKey.self)
+            var container = encoder.container(keyedBy: MemberKey.self)
             for (key, value) in object {
-                try container.encode(value, forKey: NameKey(key))
+                try container.encode(value, forKey: MemberKey(key))
             }
         }
     }
