@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct StrictHarnessTests {
     /// A harness whose failures are captured, so the failure path itself is asserted.
-    func harness(_ router: Router, replyTimeout: Duration = .milliseconds(200)) -> (StrictHarness, FailureLog) {
+    func harness(_ router: Router, replyTimeout: Duration = .seconds(5)) -> (StrictHarness, FailureLog) {
         let log = FailureLog()
         return (StrictHarness(router: router, replyTimeout: replyTimeout, reporter: .capturing(into: log)), log)
     }
@@ -108,7 +108,8 @@ import Testing
     @Test func aReplyThatArrivesLaterAfterASendPasses() async throws {
         let router = Router()
         let token = try router.respond(to: SlowCount.self) { _, reply in
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { reply(.success(1)) }
+            // Long enough that the reply cannot beat `receive` returning, even on a loaded machine.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) { reply(.success(1)) }
         }
         let (harness, log) = harness(router)
         harness.send("slowCount", expecting: .awaitingReply)
