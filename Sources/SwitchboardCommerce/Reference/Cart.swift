@@ -1,0 +1,173 @@
+import Foundation
+import Switchboard
+
+/// The reference, thread-safe, in-memory cart that the commerce handlers and
+/// the `switchboard` CLI use. It holds two kinds of content side by side:
+///
+/// - **Cart lines** (LoyaltyLion, Shopify-style): ``add(_:)`` merges a line
+///   with an existing one of the same merchandise and attributes (quantities
+///   add, as `cartLinesAdd` does), otherwise creates a line with the next
+///   ``CartLine/lineId`` (`gid://shopify/CartLine/1`, `…/2`, …);
+///   ``removeLine(id:)`` removes a line by ID.
+/// - **Offers** (InAppStory): ``update(_:)`` **sets** an offer's quantity (it
+///   never adds); 0 removes the offer; ``productCart()`` is the offers with
+///   exact totals.
+///
+/// Totals are computed in `Decimal`: `price` is the sum of price × quantity,
+/// written with as many fraction digits as the most precise offer price
+/// (`"10.50"` × 3 is `"31.50"`); `oldPrice` likewise, counting offers without
+/// an old price at their price, and present only when some offer has one;
+/// `priceCurrency` is the offers' currency (`""` when the cart has none).
+/// An update that would leave the cart with a price that is missing or not
+/// decimal text, or with two currencies, is refused and changes nothing.
+public final class Cart: Sendable {
+    struct State {
+        var lines: [CartLine] = []
+        var nextLine = 1
+        var offers: [ProductCartOffer] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Creates an empty cart.
+    public init() {}
+
+    // MARK: - Cart lines
+
+    /// The cart lines, in the order they were created.
+    public var lines: [CartLine] {
+        state.withLock { $0.lines }
+    }
+
+    /// Adds a line, or adds to the quantity of the line with the same
+    /// merchandise and attributes.
+    /// - Returns: the line as it is now.
+    /// - Throws: ``CartError/invalidLineQuantity(merchandiseId:quantity:)`` below 1,
+    ///   ``CartError/lineQuantityOverflow(lineId:)`` when the quantities would overflow.
+    @discardableResult
+    public func add(_ line: AddCartLine) throws(CartError) -> CartLine {
+        guard line.quantity >= 1 else {
+            throw .invalidLineQuantity(merchandiseId: line.merchandiseId, quantity: line.quantity)
+        }
+        let result = state.withLock { state -> Result<CartLine, CartError> in
+            if let index = state.lines.firstIndex(where: {
+                $0.merchandiseId == line.merchandiseId && $0.attributes == line.attributes
+            }) {
+                let (sum, overflow) = state.lines[index].quantity.addingReportingOverflow(line.quantity)
+                guard !overflow else { return .failure(.lineQuantityOverflow(lineId: state.lines[index].lineId)) }
+                state.lines[index].quantity = sum
+                return .success(state.lines[index])
+            }
+            let created = CartLine(
+                lineId: "gid://shopify/CartLine/\(state.nextLine)",
+                merchandiseId: line.merchandiseId,
+                productId: line.productId,
+                quantity: line.quantity,
+                attributes: line.attributes
+            )
+            state.nextLine += 1
+            state.lines.append(created)
+            return .success(created)
+        }
+        return try result.get()
+    }
+
+    /// Removes the line with ID `id`.
+    /// - Returns: the removed line.
+    /// - Throws: ``CartError/unknownLine(lineId:)`` when the cart has no such line.
+    @discardableResult
+    public func removeLine(id: String) throws(CartError) -> CartLine {
+        let removed = state.withLock { state -> CartLine? in
+            guard let index = state.lines.firstIndex(where: { $0.lineId == id }) else { return nil }
+            return state.lines.remove(at: index)
+        }
+        guard let removed else { throw .unknownLine(lineId: id) }
+        return removed
+    }
+
+    // MARK: - Offers
+
+    /// The offers, in the order they were first added.
+    public var offers: [ProductCartOffer] {
+        state.withLock { $0.offers }
+    }
+
+    /// Sets the quantity of `offer` in the cart to `offer.quantity` (replacing the
+    /// offer's other fields with the ones received); 0 removes the offer.
+    /// - Returns: the whole cart after the update.
+    /// - Throws: ``CartError`` for a negative quantity, or when the cart's totals
+    ///   could not be computed after the update (missing or unparsable price,
+    ///   mixed currencies); the cart is then unchanged.
+    @discardableResult
+    public func update(_ offer: ProductCartOffer) throws(CartError) -> ProductCart {
+        guard offer.quantity >= 0 else {
+            throw .negativeQuantity(offerId: offer.offerId, quantity: offer.quantity)
+        }
+        let result = state.withLock { state -> Result<ProductCart, CartError> in
+            var offers = state.offers
+            if let index = offers.firstIndex(where: { $0.offerId == offer.offerId }) {
+                if offer.quantity == 0 {
+                    offers.remove(at: index)
+                } else {
+                    offers[index] = offer
+                }
+            } else if offer.quantity > 0 {
+                offers.append(offer)
+            }
+            let cart = Cart.productCart(of: offers)
+            if case .success = cart { state.offers = offers }
+            return cart
+        }
+        return try result.get()
+    }
+
+    /// The offers with their totals, as `productCartGetState` replies them.
+    /// - Throws: ``CartError`` when the totals cannot be computed (never for a
+    ///   cart changed only through ``update(_:)``).
+    public func productCart() throws(CartError) -> ProductCart {
+        try Cart.productCart(of: offers).get()
+    }
+
+    /// Empties the cart: lines and offers. Line IDs keep counting.
+    public func removeAll() {
+        state.withLock { state in
+            state.lines = []
+            state.offers = []
+        }
+    }
+
+    static func productCart(of offers: [ProductCartOffer]) -> Result<ProductCart, CartError> {
+        var prices: [CartTotals.Term] = []
+        var oldPrices: [CartTotals.Term] = []
+        var hasOldPrice = false
+        var currencies: Set<String> = []
+        for offer in offers {
+            guard let text = offer.price else { return .failure(.missingPrice(offerId: offer.offerId)) }
+            guard let price = CartTotals.parse(text) else {
+                return .failure(.unparsablePrice(offerId: offer.offerId, field: "price", value: text))
+            }
+            var old = price
+            if let oldText = offer.oldPrice {
+                guard let parsed = CartTotals.parse(oldText) else {
+                    return .failure(.unparsablePrice(offerId: offer.offerId, field: "oldPrice", value: oldText))
+                }
+                old = parsed
+                hasOldPrice = true
+            }
+            if let currency = offer.currency { currencies.insert(currency) }
+            prices.append(CartTotals.Term(price: price, quantity: offer.quantity))
+            oldPrices.append(CartTotals.Term(price: old, quantity: offer.quantity))
+        }
+        guard currencies.count <= 1 else { return .failure(.mixedCurrencies(currencies.sorted())) }
+        guard let total = CartTotals.total(of: prices) else { return .failure(.totalTooLarge(field: "price")) }
+        var oldTotal: String?
+        if hasOldPrice {
+            guard let computed = CartTotals.total(of: oldPrices) else {
+                return .failure(.totalTooLarge(field: "oldPrice"))
+            }
+            oldTotal = computed
+        }
+        return .success(
+            ProductCart(offers: offers, price: total, oldPrice: oldTotal, priceCurrency: currencies.first ?? ""))
+    }
+}

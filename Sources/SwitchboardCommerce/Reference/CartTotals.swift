@@ -1,0 +1,92 @@
+import Foundation
+
+/// Exact cart totals in `Decimal`.
+///
+/// Each price is parsed from strict decimal text (`digits`, optionally `.digits`);
+/// totals are written with as many fraction digits as the most precise price
+/// that went into them. Every intermediate value is an integer number of
+/// `10^-fractionDigits` units below `10^37`, which `Decimal`'s 38-digit
+/// mantissa holds exactly; a cart that would need more is refused, never rounded.
+struct CartTotals {
+    /// A parsed price: its value and how many fraction digits it was written with.
+    struct Price {
+        let value: Decimal
+        let fractionDigits: Int
+        /// Digits before the point, leading zeros dropped.
+        let integerDigits: Int
+    }
+
+    /// The most digits a scaled total may have to stay exact.
+    static let maxDigits = 37
+
+    /// Parses `text` as a non-negative decimal number, or returns `nil`.
+    static func parse(_ text: String) -> Price? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count <= 64 else { return nil }
+        var index = 0
+        var integer = 0
+        var significant = 0
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            if significant > 0 || bytes[index] != 0x30 { significant += 1 }
+            integer += 1
+            index += 1
+        }
+        guard integer > 0 else { return nil }
+        var fraction = 0
+        if index < bytes.count {
+            guard bytes[index] == 0x2E else { return nil }
+            index += 1
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                fraction += 1
+                index += 1
+            }
+            guard fraction > 0, index == bytes.count else { return nil }
+        }
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+        return Price(value: value, fractionDigits: fraction, integerDigits: significant)
+    }
+
+    /// One term of a sum: a price and the quantity it is counted at.
+    struct Term {
+        let price: Price
+        let quantity: Int
+    }
+
+    /// The exact sum of price × quantity, as text with the largest fraction digits of the terms.
+    /// - Returns: `nil` when the sum would not be exact.
+    static func total(of terms: [Term]) -> String? {
+        let scale = terms.map(\.price.fractionDigits).max() ?? 0
+        var sum = Decimal(0)
+        let limit = Decimal(sign: .plus, exponent: maxDigits - 1 - scale, significand: 1)
+        for term in terms {
+            let quantityDigits = String(term.quantity).count
+            // price × 10^scale has at most integerDigits + scale digits.
+            guard term.price.integerDigits + scale + quantityDigits <= maxDigits - 1 else { return nil }
+            var price = term.price.value
+            var quantity = Decimal(term.quantity)
+            var product = Decimal()
+            guard NSDecimalMultiply(&product, &price, &quantity, .plain) == .noError else { return nil }
+            var partial = Decimal()
+            guard NSDecimalAdd(&partial, &sum, &product, .plain) == .noError else { return nil }
+            sum = partial
+            guard sum < limit else { return nil }
+        }
+        return format(sum, fractionDigits: scale)
+    }
+
+    /// `value` as plain decimal text with exactly `fractionDigits` digits after the point.
+    static func format(_ value: Decimal, fractionDigits: Int) -> String {
+        var rounded = Decimal()
+        var source = value
+        NSDecimalRound(&rounded, &source, fractionDigits, .plain)
+        var text = rounded.description
+        guard fractionDigits > 0 else { return text }
+        if let point = text.firstIndex(of: ".") {
+            let have = text.distance(from: text.index(after: point), to: text.endIndex)
+            if have < fractionDigits { text += String(repeating: "0", count: fractionDigits - have) }
+        } else {
+            text += "." + String(repeating: "0", count: fractionDigits)
+        }
+        return text
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct SwitchboardCommerceTestsPlaceholder {
-    @Test func builds() { #expect(Bool(true)) }
-}
