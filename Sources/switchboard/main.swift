@@ -1,1 +1,236 @@
-print("switchboard: not yet built")
+// The `switchboard` command: argument parsing and wiring only. The wire format
+// lives in Switchboard/Wire, the handlers in SwitchboardCommerce.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Switchboard
+import SwitchboardCommerce
+
+let version = "0.1.0"
+
+let usage = """
+    USAGE: switchboard [OPTIONS] [PATH ...]
+           switchboard manifest [--only CHANNEL[,CHANNEL...]]
+
+    Routes wire messages ({"name": ..., "body": ..., "id": ...}) through one router
+    with the reference commerce handlers, in order, and writes one NDJSON outcome
+    line per message to stdout: handled, replied, failed, invalid, unhandled or
+    malformed. A summary goes to stderr.
+
+    ARGUMENTS:
+      PATH                  a .ndjson file (one message per line), a .json file (one
+                            message object or an array of them), a directory (its
+                            .json and .ndjson files, sorted, *.expected.ndjson left
+                            out), or - for stdin; no PATH reads stdin
+
+    OPTIONS:
+      --only CHANNEL[,...]  install only these reference handlers (repeatable)
+      --max-line-bytes N    the longest input line accepted (default 1048576)
+      -q, --quiet           no summary on stderr
+      -h, --help            show this help
+      --version             show the version
+
+    CHANNELS: \(ReferenceCommerce.channels.map(\.name).joined(separator: ", "))
+
+    EXIT STATUS: 0 when every message was handled or replied, 1 when any was not,
+    2 for a usage error.
+
+    """
+
+/// What the command line asks for.
+struct Invocation {
+    enum Command {
+        case run
+        case manifest
+        case help
+        case version
+    }
+
+    var command = Command.run
+    var only: Set<Channel>?
+    var maxLineBytes = 1 << 20
+    var quiet = false
+    var paths: [String] = []
+}
+
+struct UsageError: Error {
+    let message: String
+}
+
+func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    var invocation = Invocation()
+    var rest = arguments[...]
+    if rest.first == "manifest" {
+        invocation.command = .manifest
+        rest = rest.dropFirst()
+    }
+    var optionsEnded = false
+    while let argument = rest.popFirst() {
+        if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            invocation.paths.append(argument)
+            continue
+        }
+        var name = argument
+        var inlineValue: String?
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            name = String(argument[..<equals])
+            inlineValue = String(argument[argument.index(after: equals)...])
+        }
+        func value() throws(UsageError) -> String {
+            if let inlineValue { return inlineValue }
+            guard let next = rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+            return next
+        }
+        switch name {
+        case "--":
+            optionsEnded = true
+        case "-h", "--help":
+            invocation.command = .help
+        case "--version":
+            invocation.command = .version
+        case "-q", "--quiet":
+            invocation.quiet = true
+        case "--only":
+            let names = try value().split(separator: ",", omittingEmptySubsequences: false)
+            var channels = invocation.only ?? []
+            for name in names {
+                guard let channel = try? Channel(validating: String(name)),
+                    ReferenceCommerce.channels.contains(channel)
+                else {
+                    throw UsageError(message: "--only: unknown channel \"\(name)\"")
+                }
+                channels.insert(channel)
+            }
+            invocation.only = channels
+        case "--max-line-bytes":
+            let text = try value()
+            guard let bytes = Int(text), bytes > 0 else {
+                throw UsageError(message: "--max-line-bytes: expected a positive number of bytes, got \"\(text)\"")
+            }
+            invocation.maxLineBytes = bytes
+        default:
+            throw UsageError(message: "unknown option \(name)")
+        }
+    }
+    if invocation.command == .manifest {
+        if !invocation.paths.isEmpty { throw UsageError(message: "manifest takes no PATH") }
+    }
+    return invocation
+}
+
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count, let base = bytes.baseAddress {
+            let written = write(2, base + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
+
+func fail(usage message: String) -> Never {
+    writeStandardError("switchboard: \(message)\n\n\(usage)")
+    exit(2)
+}
+
+/// The manifest as one line: `{"channels":[…],"features":{…}}`, names sorted.
+func manifestLine(_ manifest: Manifest) -> [UInt8] {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.key("channels")
+    writer.beginArray()
+    for channel in manifest.channels { writer.write(channel.name) }
+    writer.endArray()
+    writer.key("features")
+    writer.beginObject()
+    for name in manifest.features.keys.sorted() {
+        writer.key(name)
+        writer.write(manifest.features[name] ?? false)
+    }
+    writer.endObject()
+    writer.endObject()
+    writer.writeNewline()
+    return writer.bytes
+}
+
+func main() -> Int32 {
+    let invocation: Invocation
+    do {
+        invocation = try parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        fail(usage: error.message)
+    }
+    switch invocation.command {
+    case .help:
+        var text = usage
+        text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
+        return 0
+    case .version:
+        var text = "switchboard \(version)\n"
+        text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
+        return 0
+    case .manifest, .run:
+        break
+    }
+
+    let router = Router()
+    let commerce: CommerceInstallation
+    do {
+        commerce = try router.installReferenceCommerce(only: invocation.only)
+    } catch {
+        fail(usage: error.description)
+    }
+    defer { withExtendedLifetime(commerce) {} }
+
+    if invocation.command == .manifest {
+        let line = manifestLine(router.manifest)
+        line.withUnsafeBytes { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
+        return 0
+    }
+
+    let inputs: [WireInput]
+    do {
+        inputs = try WireInput.resolve(invocation.paths)
+    } catch {
+        fail(usage: error.description)
+    }
+
+    var session = WireSession(router: router, options: WireSession.Options(maxLineBytes: invocation.maxLineBytes))
+    var output = NDJSONOutput(descriptor: 1)
+    let showProgress = !invocation.quiet && isatty(2) == 1
+    let started = ContinuousClock.now
+    var lastProgress = started
+    var progressShown = false
+    let progress: ((WireSummary) -> Void)? =
+        showProgress
+        ? { summary in
+            let now = ContinuousClock.now
+            guard now - started > .seconds(1), now - lastProgress > .milliseconds(200) else { return }
+            lastProgress = now
+            progressShown = true
+            writeStandardError("\rswitchboard: \(summary.total) messages…")
+        } : nil
+    do {
+        try WirePipeline().run(inputs, session: &session, into: &output, progress: progress)
+    } catch {
+        try? output.flush()
+        if progressShown { writeStandardError("\r\u{1B}[K") }
+        writeStandardError("switchboard: \(error)\n")
+        return 1
+    }
+    if progressShown { writeStandardError("\r\u{1B}[K") }
+    if !invocation.quiet {
+        writeStandardError("switchboard: \(session.summary)\n")
+    }
+    return session.summary.exitStatus
+}
+
+exit(main())

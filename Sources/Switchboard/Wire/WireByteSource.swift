@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the wire format's input bytes come from: a file descriptor (stdin, a
+/// file) or bytes in memory (tests, fixture replay).
+package protocol WireByteSource {
+    /// Reads up to `buffer.count` bytes into `buffer`.
+    /// - Returns: how many bytes were read; 0 at the end of the input.
+    /// - Throws: ``WireIOError`` when the read fails.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(WireIOError) -> Int
+}
+
+/// Reads a file descriptor with `read(2)`, retrying on `EINTR`. The descriptor is not closed.
+package struct FileDescriptorSource: WireByteSource {
+    /// The descriptor read from.
+    package let descriptor: Int32
+    /// The name used in error messages (`stdin` or the path).
+    package let name: String
+
+    /// Creates a source over an open descriptor.
+    package init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(WireIOError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            #if canImport(Darwin)
+            let count = Darwin.read(descriptor, base, buffer.count)
+            #elseif canImport(Glibc)
+            let count = Glibc.read(descriptor, base, buffer.count)
+            #else
+            let count = Musl.read(descriptor, base, buffer.count)
+            #endif
+            if count >= 0 { return count }
+            let code = errno
+            if code == EINTR { continue }
+            throw WireIOError(operation: "read", name: name, code: code)
+        }
+    }
+}
+
+/// Bytes in memory, handed out in chunks of at most `chunkSize` (to exercise line splitting in tests).
+package struct MemorySource: WireByteSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+    private let chunkSize: Int
+
+    /// Creates a source over `bytes`.
+    package init(_ bytes: [UInt8], chunkSize: Int = .max) {
+        self.bytes = bytes
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(WireIOError) -> Int {
+        let count = min(buffer.count, bytes.count - offset, chunkSize)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+        }
+        offset += count
+        return count
+    }
+}
+
+/// A failed system call on the input or output.
+public struct WireIOError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The call that failed (`open`, `read`, `write`).
+    public let operation: String
+    /// The path, `stdin` or `stdout`.
+    public let name: String
+    /// The `errno` value.
+    public let code: Int32
+
+    /// Creates an error.
+    public init(operation: String, name: String, code: Int32) {
+        self.operation = operation
+        self.name = name
+        self.code = code
+    }
+
+    /// `cannot read x.ndjson: Is a directory`.
+    public var description: String {
+        "cannot \(operation) \(name): \(String(cString: strerror(code)))"
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// One input of a wire session: standard input, a file, or bytes in memory,
+/// read as NDJSON (one message per line) or as a `.json` document (one message
+/// object, or an array of them).
+public struct WireInput: Sendable, Hashable, CustomStringConvertible {
+    /// How the input is read.
+    public enum Format: Sendable, Hashable {
+        /// One message per line; blank lines are skipped.
+        case ndjson
+        /// One message object, or an array of message objects, read as one document.
+        case json
+    }
+
+    enum Origin: Sendable, Hashable {
+        case standardInput
+        case file(String)
+        case bytes([UInt8])
+    }
+
+    /// How the input is read.
+    public let format: Format
+    let origin: Origin
+    /// What outcome lines echo as `"source"`: the path for files, `nil` for standard input.
+    public let source: String?
+
+    init(format: Format, origin: Origin, source: String?) {
+        self.format = format
+        self.origin = origin
+        self.source = source
+    }
+
+    /// Standard input, read as NDJSON.
+    public static let standardInput = WireInput(format: .ndjson, origin: .standardInput, source: nil)
+
+    /// Bytes in memory (tests, fixture replay).
+    /// - Parameters:
+    ///   - bytes: the input.
+    ///   - format: how to read it.
+    ///   - source: what outcome lines echo as `"source"`, if anything.
+    public static func bytes(_ bytes: [UInt8], format: Format = .ndjson, source: String? = nil) -> WireInput {
+        WireInput(format: format, origin: .bytes(bytes), source: source)
+    }
+
+    /// A file, read as NDJSON when its name ends in `.ndjson` and as a document when it ends in `.json`.
+    /// - Throws: ``WireInputError`` for another extension.
+    public static func file(_ path: String) throws(WireInputError) -> WireInput {
+        if path.hasSuffix(".ndjson") { return WireInput(format: .ndjson, origin: .file(path), source: path) }
+        if path.hasSuffix(".json") { return WireInput(format: .json, origin: .file(path), source: path) }
+        throw .unsupportedFile(path)
+    }
+
+    /// Turns command-line paths into inputs, checking that each can be read.
+    ///
+    /// - No path, or `-`: standard input.
+    /// - A `.ndjson` or `.json` file: that file.
+    /// - A directory: its `.json` and `.ndjson` files (not its subdirectories), in
+    ///   sorted order, leaving out `*.expected.ndjson` (expected outputs).
+    /// - Throws: ``WireInputError`` for a path that does not exist, cannot be
+    ///   read, or is neither a directory nor a `.json`/`.ndjson` file.
+    public static func resolve(_ paths: [String]) throws(WireInputError) -> [WireInput] {
+        if paths.isEmpty { return [.standardInput] }
+        var inputs: [WireInput] = []
+        let files = FileManager.default
+        for path in paths {
+            if path == "-" {
+                inputs.append(.standardInput)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard files.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path) }
+            if isDirectory.boolValue {
+                let names: [String]
+                do {
+                    names = try files.contentsOfDirectory(atPath: path)
+                } catch {
+                    throw .unreadable(path)
+                }
+                let separator = path.hasSuffix("/") ? "" : "/"
+                for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+                where (name.hasSuffix(".ndjson") || name.hasSuffix(".json")) && !name.hasSuffix(".expected.ndjson") {
+                    let child = path + separator + name
+                    var childIsDirectory: ObjCBool = false
+                    guard files.fileExists(atPath: child, isDirectory: &childIsDirectory), !childIsDirectory.boolValue
+                    else { continue }
+                    guard files.isReadableFile(atPath: child) else { throw .unreadable(child) }
+                    inputs.append(try file(child))
+                }
+            } else {
+                let input = try file(path)
+                guard files.isReadableFile(atPath: path) else { throw .unreadable(path) }
+                inputs.append(input)
+            }
+        }
+        return inputs
+    }
+
+    /// `stdin`, or the path.
+    public var description: String {
+        switch origin {
+        case .standardInput: return "stdin"
+        case .file(let path): return path
+        case .bytes: return source ?? "bytes"
+        }
+    }
+}
+
+/// A command-line path that cannot be an input.
+public enum WireInputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case notFound(String)
+    /// The path cannot be read.
+    case unreadable(String)
+    /// The file's name ends neither in `.json` nor in `.ndjson`.
+    case unsupportedFile(String)
+
+    /// A sentence naming the path.
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file or directory"
+        case .unreadable(let path): return "\(path): cannot be read"
+        case .unsupportedFile(let path): return "\(path): not a .json or .ndjson file, nor a directory"
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/// The outcome of one wire message, as the `"outcome"` field names it.
+public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Delivered to every handler of the channel; none threw.
+    case handled
+    /// A request answered with a reply (in `"reply"`).
+    case replied
+    /// A handler threw, a responder failed, timed out or dropped its reply, or the reply could not be encoded.
+    case failed
+    /// The body did not decode as the channel's type (`"error": {"path", "message"}`).
+    case invalid
+    /// No handler on the channel.
+    case unhandled
+    /// Not a message: not JSON, not UTF-8, not an object with a string `name`, too long.
+    case malformed
+
+    /// Whether the message counts as a success for the exit status (`handled`, `replied`).
+    public var isSuccess: Bool { self == .handled || self == .replied }
+
+    /// The raw value.
+    public var description: String { rawValue }
+}
+
+/// What went wrong with a message: `{"message"}`, and `{"path", "message"}` for `invalid`.
+public struct WireError: Sendable, Hashable {
+    /// The key path of a decoding problem, e.g. `body.offer.quantity`.
+    public var path: String?
+    /// What went wrong.
+    public var message: String
+
+    /// Creates an error.
+    public init(path: String? = nil, message: String) {
+        self.path = path
+        self.message = message
+    }
+}
+
+/// One output line of the wire format:
+/// ```json
+/// {"line":3,"source":"Fixtures/mixed/session.ndjson","id":"r1","name":"productCartUpdate","outcome":"replied","reply":{…}}
+/// ```
+/// Keys are written in this order: `line`, `source` (when reading files), `id`
+/// (when given; a string id as a string, a number id as its number text),
+/// `name` (when it was a string), `outcome`, then `reply` or `error`.
+public struct WireOutcome: Sendable, Hashable {
+    /// The 1-based physical line of the message (the element's 1-based index in a `.json` array).
+    public var line: Int
+    /// The input path, when reading files.
+    public var source: String?
+    /// The message's id, when it gave one.
+    public var id: WireID?
+    /// The message's name, when it was a string.
+    public var name: String?
+    /// What happened.
+    public var kind: WireOutcomeKind
+    /// The reply's JSON text, for `replied`.
+    public var replyJSON: [UInt8]?
+    /// The error, for `failed`, `invalid` and `malformed`.
+    public var error: WireError?
+
+    /// Creates an outcome.
+    public init(
+        line: Int, source: String? = nil, id: WireID? = nil, name: String? = nil, kind: WireOutcomeKind,
+        replyJSON: [UInt8]? = nil, error: WireError? = nil
+    ) {
+        self.line = line
+        self.source = source
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.replyJSON = replyJSON
+        self.error = error
+    }
+
+    /// The reply, parsed, for `replied`.
+    public var reply: JSONValue? {
+        guard let replyJSON else { return nil }
+        return try? JSONReader().read(replyJSON)
+    }
+
+    /// Writes the outcome as one JSON object and a newline.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("line")
+        writer.write(line)
+        if let source {
+            writer.key("source")
+            writer.write(source)
+        }
+        switch id {
+        case .string(let string)?:
+            writer.key("id")
+            writer.write(string)
+        case .number(let number)?:
+            writer.key("id")
+            writer.write(number)
+        case nil:
+            break
+        }
+        if let name {
+            writer.key("name")
+            writer.write(name)
+        }
+        writer.key("outcome")
+        writer.write(kind.rawValue)
+        if let replyJSON {
+            writer.key("reply")
+            writer.writeRaw(replyJSON)
+        }
+        if let error {
+            writer.key("error")
+            writer.beginObject()
+            if let path = error.path {
+                writer.key("path")
+                writer.write(path)
+            }
+            writer.key("message")
+            writer.write(error.message)
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.writeNewline()
+    }
+
+    /// The outcome as one line of JSON text, with its newline.
+    public var jsonLine: String {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs wire inputs through a ``WireSession`` into a ``WireOutcomeSink``: the
+/// whole of what the `switchboard` CLI does between parsing its arguments and
+/// printing its summary.
+///
+/// ```swift
+/// let router = Router()
+/// let commerce = try router.installReferenceCommerce()
+/// var session = WireSession(router: router)
+/// var collector = WireOutcomeCollector()
+/// try WirePipeline().run([.bytes(Array(ndjson.utf8))], session: &session, into: &collector)
+/// ```
+///
+/// NDJSON inputs are read in chunks and split on `\n` as bytes, so memory stays
+/// flat however long the input; a `.json` document is read whole, up to
+/// ``maxDocumentBytes``. A UTF-8 byte-order mark is stripped at the very start
+/// of each input, and only there.
+public struct WirePipeline: Sendable {
+    /// The largest `.json` document read (64 MiB by default); a larger one is one `malformed` outcome.
+    public var maxDocumentBytes: Int
+    /// How often (in messages) `progress` is called.
+    public var progressInterval: Int
+
+    /// Creates a pipeline.
+    public init(maxDocumentBytes: Int = 64 << 20, progressInterval: Int = 8192) {
+        self.maxDocumentBytes = maxDocumentBytes
+        self.progressInterval = max(1, progressInterval)
+    }
+
+    /// Processes every input in order, emitting one outcome per message, then flushes the sink.
+    /// - Parameters:
+    ///   - inputs: the inputs, in order; state carries across them.
+    ///   - session: the session (its router and counts).
+    ///   - sink: where outcomes go.
+    ///   - progress: called every ``progressInterval`` messages with the counts so far.
+    /// - Throws: ``WireIOError`` when an input cannot be opened or read, or the sink cannot write.
+    public func run<Sink: WireOutcomeSink>(
+        _ inputs: [WireInput],
+        session: inout WireSession,
+        into sink: inout Sink,
+        progress: ((WireSummary) -> Void)? = nil
+    ) throws(WireIOError) {
+        let started = ContinuousClock.now
+        defer { session.finish(elapsed: ContinuousClock.now - started) }
+        for input in inputs {
+            switch input.origin {
+            case .standardInput:
+                var source = FileDescriptorSource(descriptor: 0, name: "stdin")
+                try run(input, from: &source, session: &session, into: &sink, progress: progress)
+            case .bytes(let bytes):
+                var source = MemorySource(bytes)
+                try run(input, from: &source, session: &session, into: &sink, progress: progress)
+            case .file(let path):
+                let descriptor = open(path, O_RDONLY)
+                guard descriptor >= 0 else { throw WireIOError(operation: "open", name: path, code: errno) }
+                defer { close(descriptor) }
+                var source = FileDescriptorSource(descriptor: descriptor, name: path)
+                try run(input, from: &source, session: &session, into: &sink, progress: progress)
+            }
+        }
+        try sink.flush()
+    }
+
+    private func run<Source: WireByteSource, Sink: WireOutcomeSink>(
+        _ input: WireInput,
+        from source: inout Source,
+        session: inout WireSession,
+        into sink: inout Sink,
+        progress: ((WireSummary) -> Void)?
+    ) throws(WireIOError) {
+        switch input.format {
+        case .ndjson:
+            let reader = WireLineReader(maxLineBytes: session.options.maxLineBytes)
+            let interval = progressInterval
+            do {
+                try reader.forEachLine(in: &source) { (number, line) throws(WireIOError) in
+                    let outcome: WireOutcome?
+                    switch line {
+                    case .bytes(let bytes):
+                        outcome = session.process(line: bytes, number: number, source: input.source)
+                    case .oversized(let count):
+                        outcome = session.malformed(
+                            .oversized(byteCount: count, limit: session.options.maxLineBytes),
+                            line: number, source: input.source)
+                    }
+                    guard let outcome else { return }
+                    try sink.emit(outcome)
+                    if let progress, session.summary.total % interval == 0 { progress(session.summary) }
+                }
+            } catch {
+                switch error {
+                case .io(let failure), .body(let failure): throw failure
+                }
+            }
+        case .json:
+            let document: [UInt8]
+            switch try readDocument(from: &source) {
+            case .some(let bytes):
+                document = bytes
+            case .none:
+                let problem = WireMalformed(
+                    message: "the document is larger than \(maxDocumentBytes) bytes, the limit for a .json input")
+                try sink.emit(session.malformed(problem, line: 1, source: input.source))
+                return
+            }
+            let value: JSONValue
+            do {
+                value = try session.options.reader.read(WireLineReader.strippingBOM(document))
+            } catch {
+                try sink.emit(session.malformed(WireMalformed(readError: error), line: error.line, source: input.source))
+                return
+            }
+            switch value {
+            case .array(let elements):
+                for (index, element) in elements.enumerated() {
+                    try sink.emit(session.process(value: element, line: index + 1, source: input.source))
+                    if let progress, session.summary.total % progressInterval == 0 { progress(session.summary) }
+                }
+            case .object:
+                try sink.emit(session.process(value: value, line: 1, source: input.source))
+            default:
+                let problem = WireMalformed(
+                    message: "a .json input must hold a message object or an array of them, found \(value.kindName)")
+                try sink.emit(session.malformed(problem, line: 1, source: input.source))
+            }
+        }
+    }
+
+    /// Reads the whole source, or returns `nil` once it passes ``maxDocumentBytes``.
+    private func readDocument<Source: WireByteSource>(from source: inout Source) throws(WireIOError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        let chunk = 64 * 1024
+        while true {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: chunk))
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(WireIOError) -> Int in
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start..<(start + chunk)]))
+                }
+            }
+            let count = try read.get()
+            bytes.removeLast(chunk - count)
+            if count == 0 { return bytes }
+            if bytes.count > maxDocumentBytes { return nil }
+        }
+    }
+}
+
+extension WireLineReader {
+    /// `bytes` without a leading UTF-8 byte-order mark.
+    static func strippingBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        if bytes.starts(with: bom) { return bytes.dropFirst(3) }
+        return bytes[...]
+    }
+}

@@ -1,0 +1,182 @@
+import Dispatch
+
+/// Feeds wire messages through a ``Router`` one at a time, in order, and turns
+/// each into a ``WireOutcome``; counts them in a ``WireSummary``.
+///
+/// A request whose reply is not there when `receive` returns is waited for
+/// (bounded by the router's deadline, which resolves it as timed out or with
+/// the channel's fallback) before the next message, so state changes apply in
+/// input order.
+///
+/// ```swift
+/// var session = WireSession(router: router)
+/// let outcome = session.process(line: bytes, number: 1, source: nil)   // nil for a blank line
+/// ```
+public struct WireSession: Sendable {
+    /// Limits of a session.
+    public struct Options: Sendable {
+        /// The longest input line accepted, in bytes (1 MiB by default).
+        public var maxLineBytes: Int
+        /// How long to wait for a pending reply beyond the router's default
+        /// deadline before giving up on it (the router normally resolves it first).
+        public var replyGrace: Duration
+        /// The JSON reader's limits.
+        public var reader: JSONReader
+
+        /// Creates options.
+        public init(maxLineBytes: Int = 1 << 20, replyGrace: Duration = .seconds(1), reader: JSONReader = JSONReader()) {
+            self.maxLineBytes = maxLineBytes
+            self.replyGrace = replyGrace
+            self.reader = reader
+        }
+    }
+
+    /// The router messages go through.
+    public let router: Router
+    /// The limits in effect.
+    public let options: Options
+    /// The counts so far.
+    public private(set) var summary = WireSummary()
+
+    /// Creates a session over `router`.
+    public init(router: Router, options: Options = Options()) {
+        self.router = router
+        self.options = options
+    }
+
+    /// Processes one NDJSON line.
+    /// - Parameters:
+    ///   - line: the line's bytes, without the newline.
+    ///   - number: its 1-based line number.
+    ///   - source: the input path, echoed as `"source"`.
+    /// - Returns: the outcome; `nil` for a blank line (only spaces, tabs and `\r`), which is not a message.
+    public mutating func process(line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome? {
+        if WireSession.isBlank(line) { return nil }
+        if line.count > options.maxLineBytes {
+            return malformed(.oversized(byteCount: line.count, limit: options.maxLineBytes), line: number, source: source)
+        }
+        switch WireMessage.parse(line, reader: options.reader) {
+        case .success(let message): return process(message, line: number, source: source)
+        case .failure(let problem): return malformed(problem, line: number, source: source)
+        }
+    }
+
+    /// Processes one NDJSON line given as an array of bytes. See ``process(line:number:source:)-(UnsafeBufferPointer<UInt8>,_,_)``.
+    public mutating func process(line: [UInt8], number: Int, source: String?) -> WireOutcome? {
+        line.withUnsafeBufferPointer { buffer in process(line: buffer, number: number, source: source) }
+    }
+
+    /// Counts and returns a `malformed` outcome.
+    public mutating func malformed(_ problem: WireMalformed, line: Int, source: String?) -> WireOutcome {
+        summary.record(.malformed)
+        return WireOutcome(
+            line: line, source: source, id: problem.id, name: problem.name, kind: .malformed,
+            error: WireError(message: problem.message))
+    }
+
+    /// Processes one parsed value (an element of a `.json` array, or a `.json` file's one object).
+    public mutating func process(value: JSONValue, line: Int, source: String?) -> WireOutcome {
+        switch WireMessage.parse(value: value) {
+        case .success(let message): return process(message, line: line, source: source)
+        case .failure(let problem): return malformed(problem, line: line, source: source)
+        }
+    }
+
+    /// Routes one message and waits for its reply if it is a pending request.
+    public mutating func process(_ message: WireMessage, line: Int, source: String?) -> WireOutcome {
+        let waiter = ReplyWaiter()
+        let outcome = router.receive(
+            name: message.channel.name,
+            body: message.body.map { MessageBody(json: $0) } ?? .absent,
+            id: message.id?.text,
+            replyHandler: { result in waiter.resolve(result) }
+        )
+        var result = WireOutcome(line: line, source: source, id: message.id, name: message.channel.name, kind: .handled)
+        switch outcome {
+        case .handled:
+            result.kind = .handled
+        case .replied(let value):
+            encode(value, into: &result)
+        case .awaitingReply:
+            let limit = router.options.defaultDeadline + options.replyGrace
+            switch waiter.wait(upTo: limit) {
+            case .success(let value)?:
+                encode(value, into: &result)
+            case .failure(let failure)?:
+                result.kind = .failed
+                result.error = WireError(message: WireSession.message(for: failure))
+            case nil:
+                result.kind = .failed
+                result.error = WireError(message: "timed out: \(message.channel): no reply within \(limit)")
+            }
+        case .unhandled, .kept:
+            result.kind = .unhandled
+        case .invalid(let error):
+            result.kind = .invalid
+            result.error = WireError(path: error.path, message: error.message)
+        case .failed(let failure):
+            result.kind = .failed
+            result.error = WireError(message: failure.message)
+        case .invalidChannel(let problem):
+            result.kind = .malformed
+            result.error = WireError(message: "invalid \"name\": \(problem)")
+        case .stopped(let reason):
+            result.kind = .failed
+            result.error = WireError(message: "stopped by middleware: \(reason)")
+        }
+        summary.record(result.kind)
+        return result
+    }
+
+    /// Marks the session finished after `elapsed`.
+    public mutating func finish(elapsed: Duration) {
+        summary.elapsed = elapsed
+    }
+
+    private func encode(_ value: ReplyValue, into result: inout WireOutcome) {
+        do {
+            result.replyJSON = try value.jsonBytes()
+            result.kind = .replied
+        } catch {
+            result.kind = .failed
+            result.error = WireError(message: "the reply could not be encoded: \(error)")
+        }
+    }
+
+    /// The `failed` message for a request failure: the responder's own message,
+    /// or the failure's message led by its kind (`timed out: …`, `dropped: …`).
+    static func message(for failure: RequestFailure) -> String {
+        switch failure {
+        case .responderFailed(_, let message): return message
+        case .timedOut: return "timed out: \(failure.message)"
+        case .dropped: return "dropped: \(failure.message)"
+        case .unencodableReply: return "unencodable reply: \(failure.message)"
+        default: return "\(failure.kind): \(failure.message)"
+        }
+    }
+
+    /// Whether the line holds only JSON whitespace other than newlines (spaces, tabs, `\r`), or nothing.
+    static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D {
+            return false
+        }
+        return true
+    }
+}
+
+/// Waits for one reply handler to be resolved.
+final class ReplyWaiter: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let result = Locked<Result<ReplyValue, RequestFailure>?>(nil)
+
+    func resolve(_ value: Result<ReplyValue, RequestFailure>) {
+        result.withLock { $0 = value }
+        semaphore.signal()
+    }
+
+    func wait(upTo limit: Duration) -> Result<ReplyValue, RequestFailure>? {
+        if let value = result.withLock({ $0 }) { return value }
+        _ = semaphore.wait(timeout: .now() + .nanoseconds(limit.nanosecondsClamped))
+        return result.withLock { $0 }
+    }
+}

@@ -1,0 +1,43 @@
+/// The counts of a wire session: messages per outcome, and the time taken.
+///
+/// Rendered on stderr by the CLI as
+/// `switchboard: 14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`.
+public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
+    /// How many messages had each outcome (every kind is present, zeros included).
+    public private(set) var counts: [WireOutcomeKind: Int]
+    /// The wall-clock time the session took, once finished.
+    public var elapsed: Duration
+
+    /// An empty summary.
+    public init() {
+        counts = Dictionary(uniqueKeysWithValues: WireOutcomeKind.allCases.map { ($0, 0) })
+        elapsed = .zero
+    }
+
+    /// Counts one outcome.
+    public mutating func record(_ kind: WireOutcomeKind) {
+        counts[kind, default: 0] += 1
+    }
+
+    /// How many messages had `kind`.
+    public subscript(kind: WireOutcomeKind) -> Int { counts[kind] ?? 0 }
+
+    /// All messages counted (blank lines are not messages).
+    public var total: Int { counts.values.reduce(0, +) }
+
+    /// Whether every message was handled or replied.
+    public var allSucceeded: Bool { total == self[.handled] + self[.replied] }
+
+    /// The process exit status: 0 when every message was handled or replied, 1 otherwise.
+    public var exitStatus: Int32 { allSucceeded ? 0 : 1 }
+
+    /// `14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`.
+    public var description: String {
+        let parts = WireOutcomeKind.allCases.map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
+        let (seconds, attoseconds) = elapsed.components
+        let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        let fraction = String(milliseconds % 1000)
+        let time = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+        return "\(total) message\(total == 1 ? "" : "s"): \(parts) (\(time))"
+    }
+}
