@@ -117,7 +117,9 @@ public struct WireMalformed: Error, Sendable, Hashable, CustomStringConvertible 
     /// A line the strict reader rejected; the message names what and where.
     public init(readError: JSONReadError) {
         if case .invalidUTF8 = readError.kind {
-            self.init(message: "not valid UTF-8: \(readError)")
+            let text = readError.description
+            let prefix = "invalid UTF-8: "
+            self.init(message: "not valid UTF-8: " + (text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text))
         } else {
             self.init(message: "not valid JSON: \(readError)")
         }

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Writes the input fixtures (not the expected outputs, which are produced by
+the CLI and checked by hand). Run from the Fixtures directory:
+    python3 make_fixtures.py
+Byte-level hostile input (invalid UTF-8, BOMs, CRLF, NUL) is written here
+because an editor would silently repair it."""
+import json
+
+def line(obj):
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+def write(path, lines):
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        for l in lines:
+            f.write((l if isinstance(l, str) else line(l)) + "\n")
+
+REWARD = {"merchandiseId": "gid://shopify/ProductVariant/1001", "productId": "gid://shopify/Product/100",
+          "quantity": 1, "attributes": {"__lion_sfp_id": "19fdf4cb"}}
+REWARD2 = {"merchandiseId": "gid://shopify/ProductVariant/2002", "productId": "gid://shopify/Product/200",
+           "quantity": 1, "attributes": {"__lion_sfp_id": "7be21c09"}}
+
+def removal(line_id, reward):
+    return dict({"lineId": line_id}, **reward)
+
+# LoyaltyLion: the SDK loads, a shopper redeems two free product rewards, redeems the first again,
+# cancels the second; then the web side misbehaves.
+write("loyaltylion/session.ndjson", [
+    {"name": "sdkReady"},
+    {"name": "addCartLine", "id": "ll-1", "body": REWARD},
+    {"name": "addCartLine", "id": "ll-2", "body": REWARD2},
+    {"name": "addCartLine", "id": "ll-3", "body": REWARD},
+    {"name": "removeCartLine", "id": "ll-4", "body": removal("gid://shopify/CartLine/2", REWARD2)},
+    {"name": "removeCartLine", "id": "ll-5", "body": removal("gid://shopify/CartLine/2", REWARD2)},
+    {"name": "removeCartLine", "id": "ll-6",
+     "body": removal("gid://shopify/CartLine/19fdf4cb-5495-4c2f-83d0-40c6a4898f5e", REWARD)},
+    {"name": "addCartLine", "id": "ll-7", "body": dict(REWARD, attributes={"__lion_sfp_id": 19})},
+    {"name": "addCartLine", "id": "ll-8", "body": {k: v for k, v in REWARD.items() if k != "quantity"}},
+    {"name": "removeCartLine", "id": "ll-9", "body": {"lineId": "gid://shopify/CartLine/1"}},
+    {"name": "removeCartLine", "id": "ll-10", "body": removal("gid://shopify/CartLine/1", dict(REWARD, quantity=2))},
+])
+
+def offer(offer_id, quantity, price="10.50", **extra):
+    o = {"offerId": offer_id, "groupId": "g-365", "name": "Cotton T-shirt", "description": "Organic cotton, regular fit",
+         "url": "https://shop.example.com/p/" + offer_id, "coverUrl": "https://cdn.example.com/" + offer_id + "/cover.jpg",
+         "imageUrls": ["https://cdn.example.com/" + offer_id + "/1.jpg", "https://cdn.example.com/" + offer_id + "/2.jpg"],
+         "currency": "EUR", "price": price, "oldPrice": "12.00", "adult": False, "availability": 1,
+         "size": "M", "color": "blue", "quantity": quantity}
+    o.update(extra)
+    return {k: v for k, v in o.items() if v is not None}
+
+SOCKS = dict(groupId=None, name="Wool socks", description=None, url=None, coverUrl=None, oldPrice=None,
+             adult=None, size=None, color="grey")
+
+# InAppStory: a story asks for the cart, the shopper adds a T-shirt, sets it to 3, adds socks, opens the
+# cart, removes the socks; then offers the reference cart must refuse.
+write("inappstory/session.ndjson", [
+    {"name": "productCartGetState", "id": "ias-1"},
+    {"name": "productCartUpdate", "id": "ias-2", "body": {"offer": offer("36512", 1)}},
+    {"name": "productCartUpdate", "id": "ias-3", "body": {"offer": offer("36512", 3)}},
+    {"name": "productCartUpdate", "id": "ias-4", "body": {"offer": offer("36513", 2, price="4.9", **SOCKS)}},
+    {"name": "productCartClicked", "id": "ias-5"},
+    {"name": "productCartUpdate", "id": "ias-6", "body": {"offer": offer("36513", 0, price="4.9", **SOCKS)}},
+    {"name": "productCartUpdate", "id": "ias-7", "body": {"offer": offer("40001", 1, price="19.99", currency="USD")}},
+    {"name": "productCartUpdate", "id": "ias-8", "body": {"offer": offer("40002", 1, price="free")}},
+    {"name": "productCartUpdate", "id": "ias-9", "body": {"offer": offer("36512", -1)}},
+    {"name": "productCartUpdate", "id": "ias-10", "body": {"offer": offer("36512", "2")}},
+    {"name": "productCartUpdate", "id": "ias-11", "body": {"offer": {"offerId": "36514", "quantity": 1}}},
+    {"name": "productCartGetState", "id": "ias-12"},
+])
+
+# InAppStory as a .json array: a story opens, adds one product, the shopper taps the cart button.
+with open("inappstory/story-open.json", "w", encoding="utf-8") as f:
+    json.dump([
+        {"name": "productCartGetState", "id": 1},
+        {"name": "productCartUpdate", "id": 2, "body": {"offer": offer("51000", 2, price="7.25", oldPrice=None)}},
+        {"name": "productCartClicked", "id": 3},
+    ], f, indent=2, ensure_ascii=False)
+    f.write("\n")
+
+SHIRT = {"productId": "1234", "listingId": "1234-01", "variantId": "1234-01-M"}
+DRESS = {"productId": "5678", "listingId": "5678-02"}
+# Poq wishlist: the widget reads the wishlist, the shopper hearts a personalisable shirt and a dress,
+# un-hearts the dress; then bodies the widget should never send.
+write("wishlist/session.ndjson", [
+    {"name": "wishlistGetState", "id": "wl-1"},
+    {"name": "wishlistEntryUpdate", "id": "wl-2", "body": {"id": SHIRT, "isWishlisted": True, "title": "Linen shirt",
+                                                          "price": "59.00", "customData": {"isPersonalisable": True}}},
+    {"name": "wishlistEntryUpdate", "id": "wl-3", "body": {"id": DRESS, "isWishlisted": True, "title": "Midi dress"}},
+    {"name": "wishlistEntryUpdate", "id": "wl-4", "body": {"id": DRESS, "isWishlisted": False}},
+    {"name": "wishlistGetState", "id": "wl-5"},
+    {"name": "wishlistEntryUpdate", "id": "wl-6", "body": {"id": SHIRT, "isWishlisted": "yes"}},
+    {"name": "wishlistEntryUpdate", "id": "wl-7", "body": {"id": {"listingId": "1234-01"}, "isWishlisted": True}},
+    {"name": "wishlistEntryUpdate", "id": "wl-8", "body": {"id": SHIRT, "isWishlisted": True,
+                                                          "customData": {"isPersonalisable": True, "engraving": "A.B."}}},
+    {"name": "wishlistGetState", "id": "wl-9"},
+])
+
+# Mixed: one page with all three SDKs, the happy path (every message handled or replied).
+write("mixed/session.ndjson", [
+    {"name": "sdkReady"},
+    {"name": "productCartGetState", "id": "m-1"},
+    {"name": "addCartLine", "id": "m-2", "body": REWARD},
+    {"name": "productCartUpdate", "id": "m-3", "body": {"offer": offer("36512", 3)}},
+    {"name": "wishlistEntryUpdate", "id": "m-4", "body": {"id": SHIRT, "isWishlisted": True, "title": "Linen shirt",
+                                                         "customData": {"isPersonalisable": False}}},
+    {"name": "productCartClicked"},
+    {"name": "removeCartLine", "id": "m-5", "body": removal("gid://shopify/CartLine/1", REWARD)},
+    {"name": "wishlistGetState", "id": "m-6"},
+    {"name": "productCartGetState", "id": "m-7"},
+])
+
+# Hostile: well-formed JSON messages with wrong types, missing keys and odd numbers.
+write("hostile/types.ndjson", [
+    {"name": "addCartLine", "id": "t-1", "body": dict(REWARD, quantity=True)},
+    {"name": "addCartLine", "id": "t-2", "body": dict(REWARD, quantity=2.5)},
+    {"name": "addCartLine", "id": "t-3", "body": dict(REWARD, quantity="1")},
+    '{"name": "addCartLine", "id": "t-4", "body": {"merchandiseId": "gid://shopify/ProductVariant/1001", "productId": "gid://shopify/Product/100", "quantity": 2.0, "attributes": {}}}',
+    '{"name": "addCartLine", "id": "t-5", "body": {"merchandiseId": "gid://shopify/ProductVariant/1001", "productId": "gid://shopify/Product/100", "quantity": 99999999999999999999, "attributes": {}}}',
+    '{"name": "addCartLine", "id": "t-6", "body": {"merchandiseId": "gid://shopify/ProductVariant/1001", "productId": "gid://shopify/Product/100", "quantity": 1e400, "attributes": {}}}',
+    {"name": "addCartLine", "id": "t-7", "body": dict(REWARD, quantity=9223372036854775807)},
+    {"name": "addCartLine", "id": "t-8", "body": dict(REWARD, quantity=9223372036854775807)},
+    {"name": "addCartLine", "id": "t-9", "body": dict(REWARD, quantity=-5)},
+    {"name": "addCartLine", "id": "t-10"},
+    {"name": "addCartLine", "id": "t-11", "body": None},
+    {"name": "addCartLine", "id": "t-12", "body": [REWARD]},
+    {"name": "addCartLine", "id": "t-13", "body": dict(REWARD, attributes=[["__lion_sfp_id", "19fdf4cb"]])},
+    {"name": "addCartLine", "id": "t-14", "body": dict(REWARD, merchandiseId=None)},
+    {"name": "productCartUpdate", "id": "t-15", "body": {"offer": offer("36512", 1, imageUrls=["a.jpg", 7])}},
+    {"name": "productCartUpdate", "id": "t-16", "body": {"offer": offer("36512", 1, adult=1)}},
+    {"name": "productCartUpdate", "id": "t-17", "body": {}},
+    {"name": "productCartUpdate", "id": "t-18", "body": {"offer": offer("36512", 1, price=10.5)}},
+    {"name": "productCartUpdate", "id": "t-19", "body": {"offer": offer("99", 1, price="99999999999999999999999999999999.99", oldPrice=None)}},
+    {"name": "productCartGetState", "id": "t-20", "body": {"unexpected": "bodies are ignored"}},
+    {"name": "sdkReady", "id": "t-21", "body": [1, 2, 3]},
+    {"name": "wishlistEntryUpdate", "id": "t-22", "body": {"id": SHIRT, "isWishlisted": 1}},
+    {"name": "wishlistEntryUpdate", "id": "t-23", "body": {"id": "1234", "isWishlisted": True}},
+    {"name": "wishlistEntryUpdate", "id": "t-24", "body": {"id": dict(SHIRT, variantId=42), "isWishlisted": True}},
+    {"name": "addCartLine", "id": 1.50, "body": REWARD},
+    '{"name": "sdkReady", "id": 12345678901234567890123}',
+    '{"name": "sdkReady", "id": -0.0, "extra": "unknown keys are ignored"}',
+])
+
+# Hostile: lines that are not messages at all.
+write("hostile/malformed.ndjson", [
+    "",
+    "   ",
+    '[{"name": "sdkReady"}]',
+    '"sdkReady"',
+    "42",
+    "null",
+    '{"body": {}}',
+    '{"name": 7}',
+    '{"name": null}',
+    '{"name": ""}',
+    '{"name": "sdk\\u0007Ready"}',
+    line({"name": "x" * 300}),
+    '{"name": "sdkReady", "id": true}',
+    '{"name": "sdkReady", "id": {"n": 1}}',
+    '{"name": "sdkReady", "id": null}',
+    '{"name": "sdkReady",}',
+    '{"name": "sdkReady", "name": "addCartLine"}',
+    '{"name": "sdkReady"} {"name": "sdkReady"}',
+    "{'name': 'sdkReady'}",
+    '{"name": "sdkReady" // comment',
+    '{"name": "productCartUpdate", "body": {"offer": {"price": NaN}}}',
+    '{"name": "sdkReady", "body": "\\ud800"}',
+    '{"name": "sdkReady", "body": 01}',
+    '{"name": "sdkReady"',
+    "\t",
+    '{"name": "trackEvent", "id": "unknown-channel", "body": {"event": "page_view"}}',
+    '{"name": "sdkReady", "id": "still-works"}',
+])
+
+# Hostile: byte-level problems, written as raw bytes.
+with open("hostile/bytes.ndjson", "wb") as f:
+    f.write(b'\xef\xbb\xbf{"name": "sdkReady", "id": "after-bom"}\n')            # 1: leading BOM stripped
+    f.write(b'{"name": "sdkReady", "id": "bad-\xff-byte"}\n')                    # 2: invalid UTF-8
+    f.write(b'{"name": "sdkReady", "body": "\xc0\xaf"}\n')                       # 3: overlong encoding
+    f.write(b'{"name": "sdkReady", "body": "\xed\xa0\x80"}\n')                   # 4: encoded surrogate
+    f.write(b'{"name": "sdkReady", "body": "caf\xc3"}\n')                        # 5: truncated sequence
+    f.write(b'\xef\xbb\xbf{"name": "sdkReady", "id": "bom-mid-stream"}\n')      # 6: BOM not at the start
+    f.write(b'{"name": "sdkReady", "id": "crlf"}\r\n')                            # 7: CRLF line ending
+    f.write(b'{"name": "sdkReady", "body": "tab\there"}\n')                       # 8: raw control character
+    f.write(b'{"name": "sdkReady", "body": "nul\x00"}\n')                         # 9: raw NUL
+    f.write(b'\r\n')                                                               # 10: blank CRLF line
+    f.write('{"name": "wishlistEntryUpdate", "id": "unicode", "body": {"id": {"productId": "caf\u00e9-\u2603-\U0001F600"}, "isWishlisted": true, "title": "Caf\u00e9 \u2028 line separator"}}\n'.encode("utf-8"))  # 11
+    f.write(b'{"name": "wishlistGetState", "id": "no-final-newline"}')           # 12: last line, no newline
+
+# Hostile: lines over a 256-byte limit (run with --max-line-bytes 256, see oversized.args).
+write("hostile/oversized.ndjson", [
+    {"name": "sdkReady", "id": "short"},
+    {"name": "addCartLine", "id": "long", "body": dict(REWARD, attributes={"__lion_sfp_id": "x" * 300})},
+    {"name": "sdkReady", "id": "after-long"},
+    "x" * 5000,
+    {"name": "sdkReady", "id": "exactly-at-limit", "body": "y" * (256 - len(line({"name": "sdkReady", "id": "exactly-at-limit", "body": ""})))},
+    {"name": "sdkReady", "id": "one-over-limit", "body": "y" * (257 - len(line({"name": "sdkReady", "id": "one-over-limit", "body": ""})))},
+])
+with open("hostile/oversized.args", "w") as f:
+    f.write("--max-line-bytes\n256\n")
+
+# Hostile .json documents.
+with open("hostile/not-messages.json", "w") as f:
+    f.write('[\n  {"name": "sdkReady", "id": "first"},\n  42,\n  {"body": {}},\n  [],\n  {"name": "productCartGetState", "id": 5}\n]\n')
+with open("hostile/broken.json", "w") as f:
+    f.write('[\n  {"name": "sdkReady"},\n  {"name": "productCartGetState"},\n]\n')
+with open("hostile/scalar.json", "w") as f:
+    f.write('"sdkReady"\n')

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Runs the built `switchboard` binary, as a user would, and captures what it prints.
+struct CLIRun: Sendable {
+    let status: Int32
+    let stdout: Data
+    let stderr: Data
+
+    var output: String { String(decoding: stdout, as: UTF8.self) }
+    var errors: String { String(decoding: stderr, as: UTF8.self) }
+    var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+}
+
+enum CLI {
+    /// The package root: three levels above this file.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The built binary: next to the test bundle, which SwiftPM builds first because the test target depends on it.
+    static let binary: URL? = {
+        var candidates: [URL] = []
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(runner.deletingLastPathComponent().appendingPathComponent("switchboard"))
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("switchboard"))
+        }
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("switchboard"))
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/switchboard"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct BinaryMissing: Error, CustomStringConvertible {
+        var description: String { "the switchboard binary was not found next to the test bundle" }
+    }
+
+    /// Runs the binary in the package root with `arguments`, feeding it `stdin`.
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL = packageRoot) throws -> CLIRun {
+        guard let binary else { throw BinaryMissing() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+
+        // Drain both pipes and feed stdin concurrently, so that no side blocks on a full pipe.
+        let group = DispatchGroup()
+        let collected = Collected()
+        DispatchQueue.global().async(group: group) {
+            collected.setOut(output.fileHandleForReading.readDataToEndOfFile())
+        }
+        DispatchQueue.global().async(group: group) {
+            collected.setErr(errors.fileHandleForReading.readDataToEndOfFile())
+        }
+        let writer = input.fileHandleForWriting
+        if let stdin { try? writer.write(contentsOf: stdin) }
+        try? writer.close()
+        group.wait()
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: collected.out, stderr: collected.err)
+    }
+}
+
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outData = Data()
+    private var errData = Data()
+    func setOut(_ data: Data) { lock.withLock { outData = data } }
+    func setErr(_ data: Data) { lock.withLock { errData = data } }
+    var out: Data { lock.withLock { outData } }
+    var err: Data { lock.withLock { errData } }
+}
+
+/// One fixture: an input file under `Fixtures/`, its expected output, and its extra arguments.
+struct Fixture: Sendable, CustomStringConvertible {
+    /// The input's path relative to the package root, as passed to the binary (and echoed as `source`).
+    let path: String
+    /// `X.expected.ndjson` beside `X.ndjson` / `X.json`.
+    var expectedPath: String { stem + ".expected.ndjson" }
+    /// `X.args`: extra arguments, one per line.
+    var argumentsPath: String { stem + ".args" }
+
+    private var stem: String {
+        if path.hasSuffix(".ndjson") { return String(path.dropLast(".ndjson".count)) }
+        return String(path.dropLast(".json".count))
+    }
+
+    var description: String { path }
+
+    /// Every input under `Fixtures/`, sorted.
+    static let all: [Fixture] = {
+        let root = CLI.packageRoot.appendingPathComponent("Fixtures")
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var found: [Fixture] = []
+        while let relative = walker.nextObject() as? String {
+            let isInput = (relative.hasSuffix(".ndjson") || relative.hasSuffix(".json"))
+                && !relative.hasSuffix(".expected.ndjson")
+            if isInput { found.append(Fixture(path: "Fixtures/" + relative)) }
+        }
+        return found.sorted { $0.path < $1.path }
+    }()
+
+    func contents(of relative: String) throws -> Data {
+        try Data(contentsOf: CLI.packageRoot.appendingPathComponent(relative))
+    }
+
+    var extraArguments: [String] {
+        guard let data = try? contents(of: argumentsPath) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct SwitchboardCLITestsPlaceholder {
-    @Test func builds() { #expect(Bool(true)) }
-}
