@@ -116,7 +116,12 @@ public struct WireSession: Sendable {
             result.error = WireError(path: error.path, message: error.message)
         case .failed(let failure):
             result.kind = .failed
-            result.error = WireError(message: failure.message)
+            // The reply handler was resolved with the same failure, with its kind (dropped, …).
+            if case .failure(let requestFailure)? = waiter.result {
+                result.error = WireError(message: WireSession.message(for: requestFailure))
+            } else {
+                result.error = WireError(message: failure.message)
+            }
         case .invalidChannel(let problem):
             result.kind = .malformed
             result.error = WireError(message: "invalid \"name\": \(problem)")
@@ -167,16 +172,18 @@ public struct WireSession: Sendable {
 /// Waits for one reply handler to be resolved.
 final class ReplyWaiter: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let result = Locked<Result<ReplyValue, RequestFailure>?>(nil)
+    private let stored = Locked<Result<ReplyValue, RequestFailure>?>(nil)
 
     func resolve(_ value: Result<ReplyValue, RequestFailure>) {
-        result.withLock { $0 = value }
+        stored.withLock { $0 = value }
         semaphore.signal()
     }
 
+    var result: Result<ReplyValue, RequestFailure>? { stored.withLock { $0 } }
+
     func wait(upTo limit: Duration) -> Result<ReplyValue, RequestFailure>? {
-        if let value = result.withLock({ $0 }) { return value }
+        if let value = result { return value }
         _ = semaphore.wait(timeout: .now() + .nanoseconds(limit.nanosecondsClamped))
-        return result.withLock { $0 }
+        return result
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import Switchboard
+import SwitchboardCommerce
+import Testing
+
+struct SlowRequest: Request {
+    static let channel: Channel = "slowRequest"
+    typealias Reply = [String: Int]
+}
+
+struct NaNRequest: Request {
+    static let channel: Channel = "nanRequest"
+    typealias Reply = Double
+}
+
+@Suite struct WireSessionTests {
+    func replay(_ ndjson: String, router: Router, source: String? = nil) throws -> WireOutcomeCollector {
+        var session = WireSession(router: router)
+        var collector = WireOutcomeCollector()
+        try WirePipeline().run([.bytes(Array(ndjson.utf8), source: source)], session: &session, into: &collector)
+        return collector
+    }
+
+    @Test func outcomeLinesHaveTheirKeysInOrder() throws {
+        let router = Router()
+        let commerce = try router.installReferenceCommerce()
+        let result = try replay(#"{"id":7,"body":null,"name":"productCartGetState"}"# + "\n", router: router, source: "x.ndjson")
+        #expect(result.ndjson == #"{"line":1,"source":"x.ndjson","id":7,"name":"productCartGetState","outcome":"replied","reply":{"offers":[],"price":"0","priceCurrency":""}}"# + "\n")
+        _ = commerce
+    }
+
+    @Test func aPendingReplyIsWaitedForBeforeTheNextMessage() throws {
+        let router = Router()
+        let order = Locked2<[String]>([])
+        let slow = try router.respond(to: SlowRequest.self) { _, reply in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+                order.append("replied")
+                reply.succeed(["n": 1])
+            }
+        }
+        let ready = router.on(SDKReady.self) { _, _ in order.append("sdkReady") }
+        let result = try replay(#"{"name":"slowRequest"}"# + "\n" + #"{"name":"sdkReady"}"# + "\n", router: router)
+        #expect(result.outcomes.map(\.kind) == [.replied, .handled])
+        #expect(result.outcomes.first?.replyJSON == Array(#"{"n":1}"#.utf8))
+        #expect(order.value == ["replied", "sdkReady"])
+        slow.cancel()
+        ready.cancel()
+    }
+
+    @Test func aReplyHandleDroppedWithoutReplyingIsAFailureNamingTheKind() throws {
+        let router = Router()
+        let dropping = try router.respond(to: SlowRequest.self) { _, _ in }
+        let result = try replay(#"{"name":"slowRequest"}"#, router: router)
+        #expect(result.outcomes.map(\.kind) == [.failed])
+        #expect(result.outcomes.first?.error?.message.hasPrefix("dropped: ") == true)
+        dropping.cancel()
+    }
+
+    @Test func aRequestPastItsDeadlineFailsAsTimedOut() throws {
+        let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(30)))
+        let holder = Locked2<[Reply<[String: Int]>]>([])
+        let stuck = try router.respond(to: SlowRequest.self) { _, reply in holder.mutate { $0.append(reply) } }
+        let result = try replay(#"{"name":"slowRequest","id":"s"}"#, router: router)
+        #expect(result.outcomes.map(\.kind) == [.failed])
+        #expect(result.outcomes.first?.error?.message.hasPrefix("timed out: ") == true)
+        stuck.cancel()
+    }
+
+    @Test func aReplyThatCannotBeEncodedFails() throws {
+        let router = Router()
+        let nan = try router.respond(to: NaNRequest.self) { _, reply in reply.succeed(.nan) }
+        let result = try replay(#"{"name":"nanRequest"}"#, router: router)
+        #expect(result.outcomes.map(\.kind) == [.failed])
+        #expect(result.outcomes.first?.error?.message.hasPrefix("the reply could not be encoded") == true)
+        nan.cancel()
+    }
+
+    @Test func invalidBodiesGiveThePathAndMessage() throws {
+        let router = Router()
+        let commerce = try router.installReferenceCommerce()
+        let line = #"{"name":"productCartUpdate","body":{"offer":{"offerId":"a","imageUrls":[],"availability":1,"quantity":"2"}}}"#
+        let result = try replay(line, router: router)
+        #expect(result.outcomes.first?.error == WireError(
+            path: "body.offer.quantity", message: "Expected to decode Int but found a string instead."))
+        _ = commerce
+    }
+
+    @Test func theSummaryCountsEachOutcomeAndGivesTheExitStatus() throws {
+        let router = Router()
+        let commerce = try router.installReferenceCommerce()
+        var session = WireSession(router: router)
+        var collector = WireOutcomeCollector()
+        let input = "{\"name\":\"sdkReady\"}\n\n{\"name\":\"nope\"}\nnot json\n"
+        try WirePipeline().run([.bytes(Array(input.utf8))], session: &session, into: &collector)
+        #expect(session.summary.total == 3)
+        #expect(session.summary[.handled] == 1)
+        #expect(session.summary[.unhandled] == 1)
+        #expect(session.summary[.malformed] == 1)
+        #expect(session.summary.exitStatus == 1)
+        #expect(session.summary.description.hasPrefix(
+            "3 messages: 1 handled, 0 replied, 0 failed, 0 invalid, 1 unhandled, 1 malformed ("))
+        _ = commerce
+    }
+
+    @Test func customDataPassesThroughAndDecodesTyped() throws {
+        struct CustomWishlistData: Decodable, Sendable { let isPersonalisable: Bool }
+        let router = Router()
+        let commerce = try router.installReferenceCommerce()
+        let personalised = Locked2<[String]>([])
+        let tracker = router.on(WishlistEntryUpdate.self) { update, context in
+            if update.isWishlisted, try context.decode(CustomWishlistData?.self, at: "customData")?.isPersonalisable == true {
+                personalised.append(update.id.productId)
+            }
+        }
+        let input = [
+            #"{"name":"wishlistEntryUpdate","body":{"id":{"productId":"1234"},"isWishlisted":true,"customData":{"isPersonalisable":true,"n":1.50}}}"#,
+            #"{"name":"wishlistEntryUpdate","body":{"id":{"productId":"5678"},"isWishlisted":true}}"#,
+            #"{"name":"wishlistGetState"}"#,
+        ].joined(separator: "\n")
+        let result = try replay(input, router: router)
+        #expect(result.outcomes.map(\.kind) == [.handled, .handled, .replied])
+        #expect(personalised.value == ["1234"])
+        #expect(commerce.wishlist.entries.first?.customData == .object([
+            "isPersonalisable": .bool(true), "n": .number(JSONNumber(unchecked: "1.50")),
+        ]))
+        tracker.cancel()
+    }
+
+    @Test func messagesParseStrictly() throws {
+        func parse(_ text: String) -> Result<WireMessage, WireMalformed> {
+            Array(text.utf8).withUnsafeBufferPointer { WireMessage.parse($0) }
+        }
+        #expect(try parse(#"{"name":"sdkReady","id":"a"}"#).get() == WireMessage(channel: "sdkReady", id: .string("a")))
+        #expect(try parse(#"{"name":"sdkReady","body":null}"#).get().body == .null)
+        #expect(try parse(#"{"name":"sdkReady"}"#).get().body == nil)
+        #expect(throws: WireMalformed.self) { try parse(#"{"name":"sdkReady",}"#).get() }
+        #expect(throws: WireMalformed.self) { try parse(#"{"name":"a","name":"b"}"#).get() }
+        #expect(throws: WireMalformed(message: "invalid \"name\": channel name is empty", name: "")) {
+            try parse(#"{"name":""}"#).get()
+        }
+    }
+}
