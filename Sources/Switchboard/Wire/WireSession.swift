@@ -37,6 +37,8 @@ public struct WireSession: Sendable {
     public let options: Options
     /// The counts so far.
     public private(set) var summary = WireSummary()
+    /// One waiter for the session: messages are processed one at a time.
+    private let waiter = ReplyWaiter()
 
     /// Creates a session over `router`.
     public init(router: Router, options: Options = Options()) {
@@ -84,13 +86,9 @@ public struct WireSession: Sendable {
 
     /// Routes one message and waits for its reply if it is a pending request.
     public mutating func process(_ message: WireMessage, line: Int, source: String?) -> WireOutcome {
-        let waiter = ReplyWaiter()
-        let outcome = router.receive(
-            name: message.channel.name,
-            body: message.body.map { MessageBody(json: $0) } ?? .absent,
-            id: message.id?.text,
-            replyHandler: { result in waiter.resolve(result) }
-        )
+        let generation = waiter.begin()
+        let waiter = self.waiter
+        let outcome = router.receive(message.message) { result in waiter.resolve(result, generation: generation) }
         var result = WireOutcome(line: line, source: source, id: message.id, name: message.channel.name, kind: .handled)
         switch outcome {
         case .handled:
@@ -99,7 +97,7 @@ public struct WireSession: Sendable {
             encode(value, into: &result)
         case .awaitingReply:
             let limit = router.options.defaultDeadline + options.replyGrace
-            switch waiter.wait(upTo: limit) {
+            switch waiter.wait(upTo: limit, generation: generation) {
             case .success(let value)?:
                 encode(value, into: &result)
             case .failure(let failure)?:
@@ -117,7 +115,7 @@ public struct WireSession: Sendable {
         case .failed(let failure):
             result.kind = .failed
             // The reply handler was resolved with the same failure, with its kind (dropped, …).
-            if case .failure(let requestFailure)? = waiter.result {
+            if case .failure(let requestFailure)? = waiter.result(generation: generation) {
                 result.error = WireError(message: WireSession.message(for: requestFailure))
             } else {
                 result.error = WireError(message: failure.message)
@@ -169,21 +167,59 @@ public struct WireSession: Sendable {
     }
 }
 
-/// Waits for one reply handler to be resolved.
+/// Waits for the reply of the message being processed. One per session, reused:
+/// each message gets a generation number, and a resolution for an earlier
+/// generation (a reply that came after its wait gave up) is ignored.
 final class ReplyWaiter: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let stored = Locked<Result<ReplyValue, RequestFailure>?>(nil)
-
-    func resolve(_ value: Result<ReplyValue, RequestFailure>) {
-        stored.withLock { $0 = value }
-        semaphore.signal()
+    private struct State {
+        var generation: UInt64 = 0
+        var result: Result<ReplyValue, RequestFailure>?
+        var waiting = false
     }
 
-    var result: Result<ReplyValue, RequestFailure>? { stored.withLock { $0 } }
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let state = Locked(State())
 
-    func wait(upTo limit: Duration) -> Result<ReplyValue, RequestFailure>? {
-        if let value = result { return value }
-        _ = semaphore.wait(timeout: .now() + .nanoseconds(limit.nanosecondsClamped))
+    /// Starts a new message; returns its generation.
+    func begin() -> UInt64 {
+        state.withLock { state in
+            state.generation &+= 1
+            state.result = nil
+            state.waiting = false
+            return state.generation
+        }
+    }
+
+    /// Records the reply of `generation` (the first one only); wakes the waiter if there is one.
+    func resolve(_ value: Result<ReplyValue, RequestFailure>, generation: UInt64) {
+        let wake = state.withLock { state -> Bool in
+            guard state.generation == generation, state.result == nil else { return false }
+            state.result = value
+            return state.waiting
+        }
+        if wake { semaphore.signal() }
+    }
+
+    /// The reply of `generation`, if it has come.
+    func result(generation: UInt64) -> Result<ReplyValue, RequestFailure>? {
+        state.withLock { $0.generation == generation ? $0.result : nil }
+    }
+
+    /// Waits up to `limit` for the reply of `generation`; `nil` if none came.
+    func wait(upTo limit: Duration, generation: UInt64) -> Result<ReplyValue, RequestFailure>? {
+        let ready = state.withLock { state -> Result<ReplyValue, RequestFailure>? in
+            guard state.generation == generation else { return nil }
+            if state.result == nil { state.waiting = true }
+            return state.result
+        }
+        if let ready { return ready }
+        let timedOut = semaphore.wait(timeout: .now() + .nanoseconds(limit.nanosecondsClamped)) == .timedOut
+        let result = state.withLock { state -> Result<ReplyValue, RequestFailure>? in
+            state.waiting = false
+            return state.generation == generation ? state.result : nil
+        }
+        // A reply that raced the time-out has signalled (or is about to): consume it.
+        if timedOut && result != nil { semaphore.wait() }
         return result
     }
 }
