@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `switchboard` binary, as a user would, and captures what it prints.
 struct CLIRun: Sendable {
@@ -34,7 +35,12 @@ enum CLI {
     }
 
     /// Runs the binary in the package root with `arguments`, feeding it `stdin`.
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL = packageRoot) throws -> CLIRun {
+    /// The waiting happens off Swift's cooperative pool, so other tests' tasks keep running.
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL = packageRoot) async throws -> CLIRun {
+        try await offThePool { try runBlocking(arguments, stdin: stdin, in: directory) }
+    }
+
+    private static func runBlocking(_ arguments: [String], stdin: Data?, in directory: URL) throws -> CLIRun {
         guard let binary else { throw BinaryMissing() }
         let process = Process()
         process.executableURL = binary
@@ -114,3 +120,44 @@ struct Fixture: Sendable, CustomStringConvertible {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
+
+/// Runs the binary with stdin from `input` and stdout to `output`, and returns its
+/// exit status and its own peak resident set size in KiB (from `wait4`), not
+/// mixed with other children of the test process.
+func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) throws -> (status: Int32, maxRSSKiB: Int) {
+    guard let binary = CLI.binary else { throw CLI.BinaryMissing() }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, input.path, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([binary.path] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, environ)
+    guard spawned == 0 else { throw CocoaError(.executableLoad) }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    #if os(Linux)
+    let kilobytes = usage.ru_maxrss  // KiB on Linux
+    #else
+    let kilobytes = usage.ru_maxrss / 1024  // bytes on Darwin
+    #endif
+    return (exitStatus, Int(kilobytes))
+}
+
+/// Runs blocking `work` on a Dispatch thread, not on the cooperative pool (which has
+/// one thread per core: a test blocking it would starve every other test's tasks).
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try work() })
+        }
+    }
+}
+
+/// Every end-to-end test, one at a time: each launches the binary, and running
+/// dozens at once on a two-core machine would starve the rest of the test run.
+@Suite(.serialized) struct CLIEndToEnd {}

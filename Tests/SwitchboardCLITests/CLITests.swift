@@ -12,165 +12,179 @@ func outcomes(_ run: CLIRun) -> [String] {
 
 let mixed = "Fixtures/mixed/session.ndjson"
 
-@Suite struct CLIInputTests {
-    @Test func stdinGivesTheSameOutcomesAsTheFileWithoutSource() throws {
-        let file = try CLI.run(["--quiet", mixed])
-        let input = try Data(contentsOf: CLI.packageRoot.appendingPathComponent(mixed))
-        let piped = try CLI.run(["--quiet"], stdin: input)
-        let dash = try CLI.run(["--quiet", "-"], stdin: input)
-        let withoutSource = file.output.replacingOccurrences(of: #","source":"\#(mixed)""#, with: "")
-        #expect(piped.output == withoutSource)
-        #expect(dash.output == withoutSource)
-        #expect(!piped.output.contains("source"))
-        #expect(piped.status == 0)
-    }
+extension CLIEndToEnd {
+    @Suite struct CLIInputTests {
+        @Test func stdinGivesTheSameOutcomesAsTheFileWithoutSource() async throws {
+            let file = try await CLI.run(["--quiet", mixed])
+            let input = try Data(contentsOf: CLI.packageRoot.appendingPathComponent(mixed))
+            let piped = try await CLI.run(["--quiet"], stdin: input)
+            let dash = try await CLI.run(["--quiet", "-"], stdin: input)
+            let withoutSource = file.output.replacingOccurrences(of: #","source":"\#(mixed)""#, with: "")
+            #expect(piped.output == withoutSource)
+            #expect(dash.output == withoutSource)
+            #expect(!piped.output.contains("source"))
+            #expect(piped.status == 0)
+        }
 
-    @Test func outputKeysComeInTheDocumentedOrder() throws {
-        let run = try CLI.run(["--quiet", mixed])
-        let line = try #require(run.outputLines.first { $0.contains(#""id":"m-1""#) })
-        #expect(line.hasPrefix(#"{"line":2,"source":"Fixtures/mixed/session.ndjson","id":"m-1","name":"productCartGetState","outcome":"replied","reply":"#))
-    }
+        @Test func outputKeysComeInTheDocumentedOrder() async throws {
+            let run = try await CLI.run(["--quiet", mixed])
+            let line = try #require(run.outputLines.first { $0.contains(#""id":"m-1""#) })
+            #expect(line.hasPrefix(#"{"line":2,"source":"Fixtures/mixed/session.ndjson","id":"m-1","name":"productCartGetState","outcome":"replied","reply":"#))
+        }
 
-    @Test func aDirectoryMeansItsJSONAndNDJSONFilesInSortedOrder() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-dir-\(UUID())")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("nested.ndjson"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(#"{"name":"sdkReady","id":"b"}"#.utf8).write(to: directory.appendingPathComponent("b.ndjson"))
-        try Data(#"[{"name":"sdkReady","id":"a1"},{"name":"sdkReady","id":"a2"}]"#.utf8)
-            .write(to: directory.appendingPathComponent("a.json"))
-        try Data(#"{"name":"sdkReady","id":"expected"}"#.utf8).write(to: directory.appendingPathComponent("a.expected.ndjson"))
-        try Data("not a message".utf8).write(to: directory.appendingPathComponent("notes.txt"))
-        try Data(#"{"name":"sdkReady","id":"inside"}"#.utf8)
-            .write(to: directory.appendingPathComponent("nested.ndjson/c.ndjson"))
+        @Test func aDirectoryMeansItsJSONAndNDJSONFilesInSortedOrder() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-dir-\(UUID())")
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("nested.ndjson"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try Data(#"{"name":"sdkReady","id":"b"}"#.utf8).write(to: directory.appendingPathComponent("b.ndjson"))
+            try Data(#"[{"name":"sdkReady","id":"a1"},{"name":"sdkReady","id":"a2"}]"#.utf8)
+                .write(to: directory.appendingPathComponent("a.json"))
+            try Data(#"{"name":"sdkReady","id":"expected"}"#.utf8).write(to: directory.appendingPathComponent("a.expected.ndjson"))
+            try Data("not a message".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+            try Data(#"{"name":"sdkReady","id":"inside"}"#.utf8)
+                .write(to: directory.appendingPathComponent("nested.ndjson/c.ndjson"))
 
-        let inside = try CLI.run(["--quiet", "."], in: directory)
-        #expect(inside.outputLines == [
-            #"{"line":1,"source":"./a.json","id":"a1","name":"sdkReady","outcome":"handled"}"#,
-            #"{"line":2,"source":"./a.json","id":"a2","name":"sdkReady","outcome":"handled"}"#,
-            #"{"line":1,"source":"./b.ndjson","id":"b","name":"sdkReady","outcome":"handled"}"#,
-            "",
-        ])
-        #expect(inside.status == 0)
-    }
+            let inside = try await CLI.run(["--quiet", "."], in: directory)
+            #expect(inside.outputLines == [
+                #"{"line":1,"source":"./a.json","id":"a1","name":"sdkReady","outcome":"handled"}"#,
+                #"{"line":2,"source":"./a.json","id":"a2","name":"sdkReady","outcome":"handled"}"#,
+                #"{"line":1,"source":"./b.ndjson","id":"b","name":"sdkReady","outcome":"handled"}"#,
+                "",
+            ])
+            #expect(inside.status == 0)
+        }
 
-    @Test func stateCarriesAcrossFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-files-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let add = #"{"name":"addCartLine","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
-        let remove = #"{"name":"removeCartLine","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
-        try Data((add + "\n").utf8).write(to: directory.appendingPathComponent("first.ndjson"))
-        try Data((remove + "\n").utf8).write(to: directory.appendingPathComponent("second.ndjson"))
-        let run = try CLI.run(["--quiet", "first.ndjson", "second.ndjson", "second.ndjson"], in: directory)
-        #expect(outcomes(run) == ["handled", "handled", "failed"])
-        #expect(run.status == 1)
-    }
+        @Test func stateCarriesAcrossFiles() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-files-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let add = #"{"name":"addCartLine","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
+            let remove = #"{"name":"removeCartLine","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
+            try Data((add + "\n").utf8).write(to: directory.appendingPathComponent("first.ndjson"))
+            try Data((remove + "\n").utf8).write(to: directory.appendingPathComponent("second.ndjson"))
+            let run = try await CLI.run(["--quiet", "first.ndjson", "second.ndjson", "second.ndjson"], in: directory)
+            #expect(outcomes(run) == ["handled", "handled", "failed"])
+            #expect(run.status == 1)
+        }
 
-    @Test func blankLinesGiveNoOutputButCountForLineNumbers() throws {
-        let run = try CLI.run(["--quiet"], stdin: Data("\n  \n{\"name\":\"sdkReady\"}\n\t\r\n\n{\"name\":\"sdkReady\"}\n".utf8))
-        #expect(run.outputLines == [
-            #"{"line":3,"name":"sdkReady","outcome":"handled"}"#,
-            #"{"line":6,"name":"sdkReady","outcome":"handled"}"#,
-            "",
-        ])
-    }
+        @Test func blankLinesGiveNoOutputButCountForLineNumbers() async throws {
+            let run = try await CLI.run(["--quiet"], stdin: Data("\n  \n{\"name\":\"sdkReady\"}\n\t\r\n\n{\"name\":\"sdkReady\"}\n".utf8))
+            #expect(run.outputLines == [
+                #"{"line":3,"name":"sdkReady","outcome":"handled"}"#,
+                #"{"line":6,"name":"sdkReady","outcome":"handled"}"#,
+                "",
+            ])
+        }
 
-    @Test func invalidUTF8IsMalformedAndNeverReplaced() throws {
-        var bytes = Data(#"{"name":"sdkReady","id":"caf"#.utf8)
-        bytes.append(contentsOf: [0xC3, 0x28])
-        bytes.append(contentsOf: Data("\"}\n{\"name\":\"sdkReady\",\"id\":\"next\"}\n".utf8))
-        let run = try CLI.run(["--quiet"], stdin: bytes)
-        #expect(outcomes(run) == ["malformed", "handled"])
-        let error = object(run.outputLines[0])["error"] as? [String: Any]
-        #expect((error?["message"] as? String)?.hasPrefix("not valid UTF-8") == true)
-        #expect(!run.output.contains("\u{FFFD}"))
-        #expect(run.status == 1)
-    }
+        @Test func invalidUTF8IsMalformedAndNeverReplaced() async throws {
+            var bytes = Data(#"{"name":"sdkReady","id":"caf"#.utf8)
+            bytes.append(contentsOf: [0xC3, 0x28])
+            bytes.append(contentsOf: Data("\"}\n{\"name\":\"sdkReady\",\"id\":\"next\"}\n".utf8))
+            let run = try await CLI.run(["--quiet"], stdin: bytes)
+            #expect(outcomes(run) == ["malformed", "handled"])
+            let error = object(run.outputLines[0])["error"] as? [String: Any]
+            #expect((error?["message"] as? String)?.hasPrefix("not valid UTF-8") == true)
+            #expect(!run.output.contains("\u{FFFD}"))
+            #expect(run.status == 1)
+        }
 
-    @Test func aLineOverTheDefaultLimitIsMalformedAndTheNextLineStillWorks() throws {
-        let body = String(repeating: "x", count: 1 << 20)
-        let input = #"{"name":"sdkReady","body":""# + body + "\"}\n" + #"{"name":"sdkReady","id":"next"}"# + "\n"
-        let run = try CLI.run(["--quiet"], stdin: Data(input.utf8))
-        #expect(outcomes(run) == ["malformed", "handled"])
-        let message = (object(run.outputLines[0])["error"] as? [String: Any])?["message"] as? String
-        #expect(message == "line is \(body.utf8.count + 29) bytes long; the limit is 1048576 (--max-line-bytes)")
-        #expect(object(run.outputLines[1])["line"] as? Int == 2)
-    }
+        @Test func aLineOverTheDefaultLimitIsMalformedAndTheNextLineStillWorks() async throws {
+            let body = String(repeating: "x", count: 1 << 20)
+            let input = #"{"name":"sdkReady","body":""# + body + "\"}\n" + #"{"name":"sdkReady","id":"next"}"# + "\n"
+            let run = try await CLI.run(["--quiet"], stdin: Data(input.utf8))
+            #expect(outcomes(run) == ["malformed", "handled"])
+            let message = (object(run.outputLines[0])["error"] as? [String: Any])?["message"] as? String
+            #expect(message == "line is \(body.utf8.count + 29) bytes long; the limit is 1048576 (--max-line-bytes)")
+            #expect(object(run.outputLines[1])["line"] as? Int == 2)
+        }
 
-    @Test func maxLineBytesSetsTheLimit() throws {
-        let line = #"{"name":"sdkReady","id":"twenty-eight"}"#
-        let atLimit = try CLI.run(["--quiet", "--max-line-bytes", "\(line.utf8.count)"], stdin: Data(line.utf8))
-        let below = try CLI.run(["--quiet", "--max-line-bytes=\(line.utf8.count - 1)"], stdin: Data(line.utf8))
-        #expect(outcomes(atLimit) == ["handled"])
-        #expect(outcomes(below) == ["malformed"])
-    }
+        @Test func maxLineBytesSetsTheLimit() async throws {
+            let line = #"{"name":"sdkReady","id":"twenty-eight"}"#
+            let atLimit = try await CLI.run(["--quiet", "--max-line-bytes", "\(line.utf8.count)"], stdin: Data(line.utf8))
+            let below = try await CLI.run(["--quiet", "--max-line-bytes=\(line.utf8.count - 1)"], stdin: Data(line.utf8))
+            #expect(outcomes(atLimit) == ["handled"])
+            #expect(outcomes(below) == ["malformed"])
+        }
 
-    @Test func memoryStaysFlatOnALongStream() throws {
-        let line = #"{"name":"addCartLine","id":"r","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{"__lion_sfp_id":"19fdf4cb"}}}"# + "\n"
-        let count = 60_000
-        var input = Data(capacity: line.utf8.count * count)
-        for _ in 0..<count { input.append(contentsOf: line.utf8) }
-        let run = try CLI.run(["--quiet"], stdin: input)
-        #expect(run.status == 0)
-        #expect(run.outputLines.count == count + 1)
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_CHILDREN, &usage)
-        #endif
-        // ru_maxrss is in KiB on Linux. The input alone is ~11 MiB; a reader that kept it would exceed this.
-        #expect(usage.ru_maxrss < 64 * 1024, "peak RSS of the CLI: \(usage.ru_maxrss) KiB")
+        @Test func memoryStaysFlatOnALongStream() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-memory-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let small = directory.appendingPathComponent("small.ndjson")
+            let large = directory.appendingPathComponent("large.ndjson")
+            let output = directory.appendingPathComponent("out.ndjson")
+            // Few, long lines: the bytes are what a reader could keep; few messages keep the run short.
+            let padding = String(repeating: "x", count: 3_000)
+            let line = #"{"name":"addCartLine","id":"r","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{"__lion_sfp_id":"\#(padding)"}}}"# + "\n"
+            try Data(line.utf8).write(to: small)
+            let count = 10_000
+            var input = Data(capacity: line.utf8.count * count)
+            for _ in 0..<count { input.append(contentsOf: line.utf8) }
+            try input.write(to: large)  // ~31 MB
+
+            let baseline = try await offThePool { try runMeasuringPeakMemory(["--quiet"], input: small, output: output) }
+            let long = try await offThePool { try runMeasuringPeakMemory(["--quiet"], input: large, output: output) }
+            #expect(baseline.status == 0)
+            #expect(long.status == 0)
+            let lines = try Data(contentsOf: output).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            #expect(lines == count)
+            // A reader that kept the input (31 MB) would show here.
+            #expect(
+                long.maxRSSKiB < baseline.maxRSSKiB + 8 * 1024,
+                "peak RSS \(long.maxRSSKiB) KiB on \(input.count) bytes vs \(baseline.maxRSSKiB) KiB on one line")
+        }
     }
 }
 
-@Suite struct CLIOptionTests {
-    @Test func onlyInstallsTheNamedHandlers() throws {
-        let run = try CLI.run(["--quiet", "--only", "sdkReady,productCartGetState", mixed])
-        #expect(outcomes(run) == [
-            "handled", "replied", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled",
-            "replied",
+extension CLIEndToEnd {
+    @Suite struct CLIOptionTests {
+        @Test func onlyInstallsTheNamedHandlers() async throws {
+            let run = try await CLI.run(["--quiet", "--only", "sdkReady,productCartGetState", mixed])
+            #expect(outcomes(run) == [
+                "handled", "replied", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled",
+                "replied",
+            ])
+            #expect(run.status == 1)
+        }
+
+        @Test func manifestListsChannelsAndFeatures() async throws {
+            let run = try await CLI.run(["manifest"])
+            #expect(run.output == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true}}"# + "\n")
+            #expect(run.status == 0)
+        }
+
+        @Test func manifestWithOnlyShowsWhichFeaturesAreGated() async throws {
+            let run = try await CLI.run(["manifest", "--only", "addCartLine,removeCartLine", "--only", "productCartUpdate"])
+            #expect(run.output == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false}}"# + "\n")
+        }
+
+        @Test func theSummaryGoesToStderrUnlessQuiet() async throws {
+            let run = try await CLI.run(["Fixtures/loyaltylion/session.ndjson"])
+            let summary = run.errors
+            #expect(summary.hasPrefix("switchboard: 11 messages: 6 handled, 0 replied, 2 failed, 3 invalid, 0 unhandled, 0 malformed ("))
+            #expect(summary.hasSuffix(" s)\n"))
+            #expect(!run.output.isEmpty)
+        }
+
+        @Test func helpAndVersionExitZero() async throws {
+            let help = try await CLI.run(["--help"])
+            #expect(help.status == 0)
+            #expect(help.output.hasPrefix("USAGE: switchboard [OPTIONS] [PATH ...]"))
+            let version = try await CLI.run(["--version"])
+            #expect(version.status == 0)
+            #expect(version.output.hasPrefix("switchboard "))
+        }
+
+        @Test(arguments: [
+            ["--only", "addToBasket"], ["--only", ""], ["--only"], ["--max-line-bytes", "0"], ["--max-line-bytes", "lots"],
+            ["--frobnicate"], ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],
         ])
-        #expect(run.status == 1)
-    }
-
-    @Test func manifestListsChannelsAndFeatures() throws {
-        let run = try CLI.run(["manifest"])
-        #expect(run.output == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true}}"# + "\n")
-        #expect(run.status == 0)
-    }
-
-    @Test func manifestWithOnlyShowsWhichFeaturesAreGated() throws {
-        let run = try CLI.run(["manifest", "--only", "addCartLine,removeCartLine", "--only", "productCartUpdate"])
-        #expect(run.output == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false}}"# + "\n")
-    }
-
-    @Test func theSummaryGoesToStderrUnlessQuiet() throws {
-        let run = try CLI.run(["Fixtures/loyaltylion/session.ndjson"])
-        let summary = run.errors
-        #expect(summary.hasPrefix("switchboard: 11 messages: 6 handled, 0 replied, 2 failed, 3 invalid, 0 unhandled, 0 malformed ("))
-        #expect(summary.hasSuffix(" s)\n"))
-        #expect(!run.output.isEmpty)
-    }
-
-    @Test func helpAndVersionExitZero() throws {
-        let help = try CLI.run(["--help"])
-        #expect(help.status == 0)
-        #expect(help.output.hasPrefix("USAGE: switchboard [OPTIONS] [PATH ...]"))
-        let version = try CLI.run(["--version"])
-        #expect(version.status == 0)
-        #expect(version.output.hasPrefix("switchboard "))
-    }
-
-    @Test(arguments: [
-        ["--only", "addToBasket"], ["--only", ""], ["--only"], ["--max-line-bytes", "0"], ["--max-line-bytes", "lots"],
-        ["--frobnicate"], ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],
-    ])
-    func usageErrorsExitTwoWithTheUsageOnStderr(_ arguments: [String]) throws {
-        let run = try CLI.run(arguments, stdin: Data())
-        #expect(run.status == 2)
-        #expect(run.errors.hasPrefix("switchboard: "))
-        #expect(run.errors.contains("USAGE: switchboard"))
-        #expect(run.output.isEmpty)
+        func usageErrorsExitTwoWithTheUsageOnStderr(_ arguments: [String]) async throws {
+            let run = try await CLI.run(arguments, stdin: Data())
+            #expect(run.status == 2)
+            #expect(run.errors.hasPrefix("switchboard: "))
+            #expect(run.errors.contains("USAGE: switchboard"))
+            #expect(run.output.isEmpty)
+        }
     }
 }

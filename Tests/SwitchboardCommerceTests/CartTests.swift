@@ -76,12 +76,15 @@ import Testing
         #expect(cart.lines.first?.quantity == Int.max)
     }
 
-    @Test func concurrentAddsAreAllCounted() {
+    @Test func concurrentAddsAreAllCounted() async throws {
         let cart = Cart()
-        DispatchQueue.concurrentPerform(iterations: 200) { index in
-            var line = reward
-            line.merchandiseId = "gid://shopify/ProductVariant/\(index % 4)"
-            _ = try? cart.add(line)
+        let reward = reward
+        try await onDispatchThread {
+            DispatchQueue.concurrentPerform(iterations: 200) { index in
+                var line = reward
+                line.merchandiseId = "gid://shopify/ProductVariant/\(index % 4)"
+                _ = try? cart.add(line)
+            }
         }
         #expect(cart.lines.count == 4)
         #expect(cart.lines.map(\.quantity).reduce(0, +) == 200)

@@ -14,22 +14,26 @@ struct NaNRequest: Request {
 }
 
 @Suite struct WireSessionTests {
-    func replay(_ ndjson: String, router: Router, source: String? = nil) throws -> WireOutcomeCollector {
-        var session = WireSession(router: router)
-        var collector = WireOutcomeCollector()
-        try WirePipeline().run([.bytes(Array(ndjson.utf8), source: source)], session: &session, into: &collector)
-        return collector
+    /// Replays NDJSON through `router`. A session blocks while it waits for a reply,
+    /// so it runs on a Dispatch thread, never on the cooperative pool.
+    func replay(_ ndjson: String, router: Router, source: String? = nil) async throws -> WireOutcomeCollector {
+        try await onDispatchThread {
+            var session = WireSession(router: router)
+            var collector = WireOutcomeCollector()
+            try WirePipeline().run([.bytes(Array(ndjson.utf8), source: source)], session: &session, into: &collector)
+            return collector
+        }
     }
 
-    @Test func outcomeLinesHaveTheirKeysInOrder() throws {
+    @Test func outcomeLinesHaveTheirKeysInOrder() async throws {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
-        let result = try replay(#"{"id":7,"body":null,"name":"productCartGetState"}"# + "\n", router: router, source: "x.ndjson")
+        let result = try await replay(#"{"id":7,"body":null,"name":"productCartGetState"}"# + "\n", router: router, source: "x.ndjson")
         #expect(result.ndjson == #"{"line":1,"source":"x.ndjson","id":7,"name":"productCartGetState","outcome":"replied","reply":{"offers":[],"price":"0","priceCurrency":""}}"# + "\n")
         _ = commerce
     }
 
-    @Test func aPendingReplyIsWaitedForBeforeTheNextMessage() throws {
+    @Test func aPendingReplyIsWaitedForBeforeTheNextMessage() async throws {
         let router = Router()
         let order = Locked2<[String]>([])
         let slow = try router.respond(to: SlowRequest.self) { _, reply in
@@ -39,7 +43,7 @@ struct NaNRequest: Request {
             }
         }
         let ready = router.on(SDKReady.self) { _, _ in order.append("sdkReady") }
-        let result = try replay(#"{"name":"slowRequest"}"# + "\n" + #"{"name":"sdkReady"}"# + "\n", router: router)
+        let result = try await replay(#"{"name":"slowRequest"}"# + "\n" + #"{"name":"sdkReady"}"# + "\n", router: router)
         #expect(result.outcomes.map(\.kind) == [.replied, .handled])
         #expect(result.outcomes.first?.replyJSON == Array(#"{"n":1}"#.utf8))
         #expect(order.value == ["replied", "sdkReady"])
@@ -47,45 +51,45 @@ struct NaNRequest: Request {
         ready.cancel()
     }
 
-    @Test func aReplyHandleDroppedWithoutReplyingIsAFailureNamingTheKind() throws {
+    @Test func aReplyHandleDroppedWithoutReplyingIsAFailureNamingTheKind() async throws {
         let router = Router()
         let dropping = try router.respond(to: SlowRequest.self) { _, _ in }
-        let result = try replay(#"{"name":"slowRequest"}"#, router: router)
+        let result = try await replay(#"{"name":"slowRequest"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed])
         #expect(result.outcomes.first?.error?.message.hasPrefix("dropped: ") == true)
         dropping.cancel()
     }
 
-    @Test func aRequestPastItsDeadlineFailsAsTimedOut() throws {
+    @Test func aRequestPastItsDeadlineFailsAsTimedOut() async throws {
         let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(30)))
         let holder = Locked2<[Reply<[String: Int]>]>([])
         let stuck = try router.respond(to: SlowRequest.self) { _, reply in holder.mutate { $0.append(reply) } }
-        let result = try replay(#"{"name":"slowRequest","id":"s"}"#, router: router)
+        let result = try await replay(#"{"name":"slowRequest","id":"s"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed])
         #expect(result.outcomes.first?.error?.message.hasPrefix("timed out: ") == true)
         stuck.cancel()
     }
 
-    @Test func aReplyThatCannotBeEncodedFails() throws {
+    @Test func aReplyThatCannotBeEncodedFails() async throws {
         let router = Router()
         let nan = try router.respond(to: NaNRequest.self) { _, reply in reply.succeed(.nan) }
-        let result = try replay(#"{"name":"nanRequest"}"#, router: router)
+        let result = try await replay(#"{"name":"nanRequest"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed])
         #expect(result.outcomes.first?.error?.message.hasPrefix("the reply could not be encoded") == true)
         nan.cancel()
     }
 
-    @Test func invalidBodiesGiveThePathAndMessage() throws {
+    @Test func invalidBodiesGiveThePathAndMessage() async throws {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
         let line = #"{"name":"productCartUpdate","body":{"offer":{"offerId":"a","imageUrls":[],"availability":1,"quantity":"2"}}}"#
-        let result = try replay(line, router: router)
+        let result = try await replay(line, router: router)
         #expect(result.outcomes.first?.error == WireError(
             path: "body.offer.quantity", message: "Expected to decode Int but found a string instead."))
         _ = commerce
     }
 
-    @Test func theSummaryCountsEachOutcomeAndGivesTheExitStatus() throws {
+    @Test func theSummaryCountsEachOutcomeAndGivesTheExitStatus() async throws {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
         var session = WireSession(router: router)
@@ -102,7 +106,7 @@ struct NaNRequest: Request {
         _ = commerce
     }
 
-    @Test func customDataPassesThroughAndDecodesTyped() throws {
+    @Test func customDataPassesThroughAndDecodesTyped() async throws {
         struct CustomWishlistData: Decodable, Sendable { let isPersonalisable: Bool }
         let router = Router()
         let commerce = try router.installReferenceCommerce()
@@ -117,7 +121,7 @@ struct NaNRequest: Request {
             #"{"name":"wishlistEntryUpdate","body":{"id":{"productId":"5678"},"isWishlisted":true}}"#,
             #"{"name":"wishlistGetState"}"#,
         ].joined(separator: "\n")
-        let result = try replay(input, router: router)
+        let result = try await replay(input, router: router)
         #expect(result.outcomes.map(\.kind) == [.handled, .handled, .replied])
         #expect(personalised.value == ["1234"])
         #expect(commerce.wishlist.entries.first?.customData == .object([
@@ -126,7 +130,7 @@ struct NaNRequest: Request {
         tracker.cancel()
     }
 
-    @Test func messagesParseStrictly() throws {
+    @Test func messagesParseStrictly() async throws {
         func parse(_ text: String) -> Result<WireMessage, WireMalformed> {
             Array(text.utf8).withUnsafeBufferPointer { WireMessage.parse($0) }
         }
@@ -138,5 +142,12 @@ struct NaNRequest: Request {
         #expect(throws: WireMalformed(message: "invalid \"name\": channel name is empty", name: "")) {
             try parse(#"{"name":""}"#).get()
         }
+    }
+}
+
+/// Runs blocking `work` on a Dispatch thread, off Swift's cooperative pool.
+func onDispatchThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
