@@ -1,1 +1,187 @@
-print("bench: not yet built")
+import Foundation
+import Switchboard
+
+// switchboard-bench: one table of medians and ratios, measured in one run.
+// Run with `swift build -c release && swift run -c release switchboard-bench`
+// (the CLI section runs the release `switchboard` binary next to this one).
+
+struct Options {
+    var quick = false
+    var sections: Set<String> = ["parse", "decode", "router", "cli", "rss"]
+    var seed: UInt64 = 8
+    var messages: Int?
+    var rssMessages: Int?
+    var repetitions: Int?
+    var cliPath: String?
+    var workDirectory = NSTemporaryDirectory() + "switchboard-bench"
+    var writeCorpus: String?
+
+    static let usage = """
+        usage: switchboard-bench [--quick] [--sections parse,decode,router,cli,rss] [--seed N]
+                                 [--messages N] [--rss-messages N] [--repetitions N]
+                                 [--cli PATH] [--work-dir DIR] [--write-corpus PATH]
+
+          --quick            smaller corpus and fewer repetitions (a minute instead of several)
+          --sections LIST    which sections to run (default: all of parse,decode,router,cli,rss)
+          --seed N           corpus seed (default 8); the same seed gives the same corpus
+          --messages N       messages in the CLI corpus (default 200000; quick 50000)
+          --rss-messages N   messages streamed to the CLI for peak RSS (default 2000000; quick 500000)
+          --repetitions N    timed repetitions per measurement (default 7; quick 3); medians are reported
+          --cli PATH         the switchboard binary (default: next to this executable)
+          --work-dir DIR     where the corpus file is written (default: $TMPDIR/switchboard-bench)
+          --write-corpus P   write the corpus (--messages, --seed) as NDJSON to P and exit
+        """
+
+    static func parse(_ arguments: ArraySlice<String>) -> Options {
+        var options = Options()
+        var rest = arguments
+        func value(_ flag: String) -> String {
+            guard let value = rest.popFirst() else { fail("\(flag) needs a value") }
+            return value
+        }
+        func number(_ flag: String) -> Int {
+            guard let number = Int(value(flag)), number > 0 else { fail("\(flag) needs a positive integer") }
+            return number
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": options.quick = true
+            case "--sections", "--section":
+                let list = Set(value(argument).split(separator: ",").map(String.init))
+                let known: Set<String> = ["parse", "decode", "router", "cli", "rss"]
+                guard list.isSubset(of: known), !list.isEmpty else {
+                    fail("unknown section in \(list.sorted()); choose from parse,decode,router,cli,rss")
+                }
+                options.sections = list
+            case "--seed": options.seed = UInt64(number(argument))
+            case "--messages": options.messages = number(argument)
+            case "--rss-messages": options.rssMessages = number(argument)
+            case "--repetitions": options.repetitions = number(argument)
+            case "--cli": options.cliPath = value(argument)
+            case "--work-dir": options.workDirectory = value(argument)
+            case "--write-corpus": options.writeCorpus = value(argument)
+            case "--help", "-h":
+                print(usage)
+                exit(0)
+            default: fail("unknown option \(argument)")
+            }
+        }
+        return options
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("switchboard-bench: \(message)\n\(usage)\n".utf8))
+        exit(2)
+    }
+
+    var corpusSize: Int { messages ?? (quick ? 50_000 : 200_000) }
+    var rssSize: Int { rssMessages ?? (quick ? 500_000 : 2_000_000) }
+    var timedRepetitions: Int { repetitions ?? (quick ? 3 : 7) }
+    var processRepetitions: Int { repetitions ?? (quick ? 3 : 5) }
+}
+
+func log(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+let options = Options.parse(CommandLine.arguments.dropFirst())
+let generated = nowNanoseconds()
+let corpus = Corpus(count: options.corpusSize, seed: options.seed)
+let corpusBytes = corpus.ndjson
+
+if let path = options.writeCorpus {
+    guard FileManager.default.createFile(atPath: path, contents: Data(corpusBytes)) else {
+        Options.fail("cannot write \(path)")
+    }
+    log("wrote \(corpus.messages.count) messages (\(corpusBytes.count) bytes) to \(path)")
+    exit(0)
+}
+
+var report = Report()
+let kinds = Dictionary(grouping: corpus.messages, by: \.kind).mapValues(\.count)
+log(
+    "corpus: \(Format.count(corpus.messages.count)) messages, seed \(options.seed), "
+        + "\(Format.fixed(corpus.averageLineBytes, 0)) B average, \(Format.count(corpusBytes.count)) bytes; "
+        + "valid \(kinds[.valid] ?? 0), invalid \(kinds[.invalid] ?? 0), unknown channel \(kinds[.unknownChannel] ?? 0) "
+        + "(generated in \(Format.fixed(Double(nowNanoseconds() - generated) / 1e6, 0)) ms)")
+
+// MARK: 0. Parse (context)
+
+if options.sections.contains("parse") {
+    let section = ParseSection(corpus: corpus, limit: options.quick ? 10_000 : 50_000)
+    log("parse: timing \(section.lines.count) lines × \(options.timedRepetitions)")
+    let medians = interleavedMedians(
+        repetitions: options.timedRepetitions, items: section.lines.count,
+        [section.foundation, section.reader, section.tape])
+    let name = "0 parse a line"
+    let perByte = Double(section.lines.count) / Double(section.bytes)
+    for (label, value) in zip(
+        ["JSONSerialization.jsonObject", "JSONReader → JSONValue", "JSONTape (strict, the CLI's)"], medians)
+    {
+        report.add(name, label, Format.nanoseconds(value), ratio: "\(Format.fixed(1000 / (value * perByte), 0)) MB/s")
+    }
+}
+
+// MARK: 1. Decode
+
+if options.sections.contains("decode") {
+    log("decode: preparing")
+    let section = DecodeSection(corpus: corpus, limit: options.quick ? 4_000 : 20_000)
+    guard section.agree() else {
+        log("decode: the three decoders disagree on the corpus; refusing to time them")
+        exit(1)
+    }
+    log("decode: timing \(section.samples.count) bodies × \(options.timedRepetitions)")
+    let medians = interleavedMedians(
+        repetitions: options.timedRepetitions, items: section.samples.count,
+        [section.switchboard, section.handWritten, section.roundTrip])
+    let (switchboard, handWritten, roundTrip) = (medians[0], medians[1], medians[2])
+    let name = "1 decode [String: Any]"
+    report.add(name, "Switchboard BodyDecoder", Format.nanoseconds(switchboard))
+    report.add(name, "hand-written as? casts", Format.nanoseconds(handWritten))
+    report.add(name, "JSONSerialization.data → JSONDecoder", Format.nanoseconds(roundTrip))
+    report.add(
+        name, "BodyDecoder ÷ hand-written", "", ratio: Format.ratio(switchboard / handWritten), target: "≤ 1.2×",
+        met: switchboard / handWritten <= 1.2)
+    report.add(
+        name, "round trip ÷ BodyDecoder", "", ratio: Format.ratio(roundTrip / switchboard), target: "≥ 10×",
+        met: roundTrip / switchboard >= 10)
+}
+
+// MARK: 2. Router
+
+if options.sections.contains("router") {
+    let iterations = options.quick ? 100_000 : 400_000
+    log("router: timing \(iterations) messages × \(options.timedRepetitions)")
+    let section = RouterSection(corpus: corpus, iterations: iterations)
+    let medians = interleavedMedians(
+        repetitions: options.timedRepetitions, items: iterations,
+        [
+            section.directSDKReady, { section.receiveSDKReady(section.bare) },
+            { section.receiveSDKReady(section.withMiddleware) },
+            section.directAddCartLine, { section.receiveAddCartLine(section.bare) },
+            { section.receiveAddCartLine(section.withMiddleware) },
+        ])
+    let name = "2 router"
+    for (label, offset) in [("sdkReady, no body", 0), ("addCartLine, decoded", 3)] {
+        let direct = medians[offset]
+        let zero = medians[offset + 1]
+        let three = medians[offset + 2]
+        report.add(name, "\(label): direct call", Format.nanoseconds(direct))
+        report.add(name, "\(label): receive, 0 middleware", Format.nanoseconds(zero))
+        report.add(name, "\(label): receive, 3 middleware", Format.nanoseconds(three))
+        report.add(name, "\(label): overhead, 0 middleware", Format.nanoseconds(zero - direct))
+        report.add(
+            name, "\(label): overhead, 3 middleware", Format.nanoseconds(three - direct), target: "≤ 150 ns",
+            met: three - direct <= 150)
+    }
+}
+
+// MARK: 3 and 4. Whole processes
+
+if options.sections.contains("cli") || options.sections.contains("rss") {
+    ProcessSections(options: options, corpus: corpus, corpusBytes: corpusBytes).run(into: &report)
+}
+
+print(report.render())
+log("(checksum \(checksum & 0xFFFF))")

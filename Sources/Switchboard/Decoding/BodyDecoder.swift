@@ -120,7 +120,7 @@ public struct BodyDecoder: Sendable {
         }
     }
 
-    private static func member<T: Decodable, Decoder: FrontEnd>(
+    static func member<T: Decodable, Decoder: FrontEnd>(
         _ type: T.Type,
         at key: String,
         of root: Decoder.Source.Value,
@@ -148,7 +148,7 @@ public struct BodyDecoder: Sendable {
     }
 
     /// Runs a decode, turning whatever it throws into a ``BodyDecodingError``.
-    private static func run<T>(_ body: () throws -> T) throws(BodyDecodingError) -> T {
+    static func run<T>(_ body: () throws -> T) throws(BodyDecodingError) -> T {
         do {
             return try body()
         } catch let error as DecodingError {

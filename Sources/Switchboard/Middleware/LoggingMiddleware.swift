@@ -84,6 +84,7 @@ public struct LoggingMiddleware: MessageMiddleware {
         case .absent: return "(no body)"
         case .foundation(let value): renderer.value(value, depth: 0)
         case .json(let value): renderer.json(value, depth: 0)
+        case .tape(let tape, let index): renderer.json(tape.jsonValue(index), depth: 0)
         }
         return renderer.finished
     }

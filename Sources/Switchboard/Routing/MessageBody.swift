@@ -11,11 +11,14 @@ public struct MessageBody: @unchecked Sendable {
     // `@unchecked`: a Foundation body is a JSON tree (strings, numbers, NSNull,
     // arrays, dictionaries) that Switchboard only reads and never mutates; the
     // caller hands it over with the message and must not mutate a mutable
-    // container it passed afterwards. A `JSONValue` body is Sendable in itself.
+    // container it passed afterwards. A `JSONValue` body is Sendable in itself,
+    // and so is a tape (immutable once parsed).
     enum Storage {
         case absent
         case foundation(Any)
         case json(JSONValue)
+        /// A value on a byte tape (the strict reader's output): entry `index` of the tape.
+        case tape(JSONTape, index: Int)
     }
 
     let storage: Storage
@@ -54,6 +57,7 @@ public struct MessageBody: @unchecked Sendable {
         case .absent: return nil
         case .foundation(let value): return value
         case .json(let value): return value.foundationValue
+        case .tape(let tape, let index): return tape.jsonValue(index).foundationValue
         }
     }
 
@@ -71,6 +75,7 @@ public struct MessageBody: @unchecked Sendable {
         case .absent: return try decoder.decode(type, from: nil)
         case .foundation(let value): return try decoder.decode(type, from: value)
         case .json(let value): return try decoder.decode(type, from: value)
+        case .tape(let tape, let index): return try decoder.decode(type, fromTape: tape, at: index)
         }
     }
 
@@ -87,6 +92,7 @@ public struct MessageBody: @unchecked Sendable {
         case .absent: return try decoder.decode(type, from: nil, at: key)
         case .foundation(let value): return try decoder.decode(type, from: value, at: key)
         case .json(let value): return try decoder.decode(type, from: value, at: key)
+        case .tape(let tape, let index): return try decoder.decode(type, fromTape: tape, at: index, member: key)
         }
     }
 }

@@ -1,0 +1,777 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A parsed JSON document kept as its bytes plus a flat "tape" of entries that
+/// point into them: no `Any` boxes, no second tree, no `String` until one is asked for.
+///
+/// The tape accepts exactly what ``JSONReader`` accepts (RFC 8259, strict: no
+/// trailing commas, no byte-order mark, well-formed UTF-8, no lone surrogates,
+/// no duplicate keys, nesting limited) and holds the same value; the
+/// differential tests check both against each other and against Foundation.
+/// When it rejects the input it does not say why: ``parse(_:maxDepth:)``
+/// returns `nil` and the caller asks ``JSONReader`` for the error (rare input
+/// pays for the message, common input does not).
+///
+/// Layout: entry 0 is the root. A container entry is followed by its elements
+/// (an object by `key, value` pairs; keys are string entries), and records the
+/// index just past its last descendant, so skipping a value is one step.
+package final class JSONTape: @unchecked Sendable {
+    // `@unchecked`: the storage is written once, in `init`, and only read after;
+    // it is freed in `deinit`, when no reader can be left.
+
+    /// One entry of the tape (16 bytes).
+    package struct Entry {
+        /// ``Kind`` raw value.
+        package var kind: UInt8
+        /// Strings: ``Flags/escaped``, ``Flags/nonASCII``; numbers: ``Flags/integer``.
+        package var flags: UInt8
+        package var reserved: UInt16 = 0
+        /// Containers: the number of elements (an object's members).
+        package var count: UInt32
+        /// Scalars: the byte offset of the text (a string's first byte after its quote).
+        /// Containers: the byte offset of the opening bracket.
+        package var offset: UInt32
+        /// Scalars: the byte length of the text (a string's, without quotes or unescaping).
+        /// Containers: the index of the entry just past the container's last descendant.
+        package var length: UInt32
+    }
+
+    /// What an entry is.
+    package enum Kind: UInt8 {
+        case null = 0, `false`, `true`, number, string, array, object
+    }
+
+    /// Entry flags.
+    package enum Flags {
+        /// The string holds backslash escapes (read it through the unescaper).
+        package static let escaped: UInt8 = 1
+        /// The string holds bytes above 0x7F (after unescaping, it may too).
+        package static let nonASCII: UInt8 = 2
+        /// The number is an integer: no fraction, no exponent.
+        package static let integer: UInt8 = 4
+        /// The container holds only scalars, so element `i` of an array is entry `index + 1 + i`.
+        package static let flat: UInt8 = 8
+    }
+
+    /// The document's bytes (a private copy).
+    package let bytes: UnsafeMutablePointer<UInt8>
+    /// The number of bytes.
+    package let byteCount: Int
+    /// The entries; `entries[0]` is the root.
+    package let entries: UnsafeMutablePointer<Entry>
+    /// The number of entries.
+    package let entryCount: Int
+
+    private init(bytes: UnsafeMutablePointer<UInt8>, byteCount: Int, entries: UnsafeMutablePointer<Entry>, entryCount: Int) {
+        self.bytes = bytes
+        self.byteCount = byteCount
+        self.entries = entries
+        self.entryCount = entryCount
+    }
+
+    deinit {
+        // One allocation holds both (entries first, for alignment).
+        UnsafeMutableRawPointer(entries).deallocate()
+    }
+
+    /// Parses `input` strictly, or returns `nil` when ``JSONReader`` would
+    /// reject it (ask it for the error), or when the input is 4 GiB or more.
+    /// - Parameters:
+    ///   - input: the whole document, as UTF-8.
+    ///   - maxDepth: the deepest nesting of arrays and objects accepted (as ``JSONReader/Options/maxDepth``).
+    package static func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) -> JSONTape? {
+        guard input.count < Int(UInt32.max), let base = input.baseAddress, input.count > 0 else { return nil }
+        return TapeScratch.withThreadScratch { scratch in
+            var parser = TapeParser(input: input, base: base, maxDepth: max(0, maxDepth), scratch: scratch)
+            guard parser.parseDocument() else { return nil }
+            return parser.finish()
+        }
+    }
+
+    /// Parses the bytes of an array. See ``parse(_:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)``.
+    package static func parse(_ input: [UInt8], maxDepth: Int = 512) -> JSONTape? {
+        input.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth) }
+    }
+
+    fileprivate static func make(input: UnsafeBufferPointer<UInt8>, entries source: UnsafePointer<Entry>, count: Int)
+        -> JSONTape
+    {
+        let entryBytes = count * MemoryLayout<Entry>.stride
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: entryBytes + max(1, input.count), alignment: MemoryLayout<Entry>.alignment)
+        let entries = raw.bindMemory(to: Entry.self, capacity: count)
+        entries.initialize(from: source, count: count)
+        let bytes = (raw + entryBytes).bindMemory(to: UInt8.self, capacity: max(1, input.count))
+        if let base = input.baseAddress, input.count > 0 {
+            bytes.initialize(from: base, count: input.count)
+        }
+        return JSONTape(bytes: bytes, byteCount: input.count, entries: entries, entryCount: count)
+    }
+
+    /// A tape holding the one value `null` (what a missing value reads as).
+    package static let null: JSONTape = {
+        var entry = Entry(kind: Kind.null.rawValue, flags: 0, count: 0, offset: 0, length: 4)
+        let text: [UInt8] = Array("null".utf8)
+        return text.withUnsafeBufferPointer { make(input: $0, entries: &entry, count: 1) }
+    }()
+
+    // MARK: - Reading
+
+    /// The kind of the entry at `index`.
+    @inline(__always)
+    package func kind(_ index: Int) -> Kind {
+        Kind(rawValue: entries[index].kind) ?? .null
+    }
+
+    /// The index just past the value at `index` (and all it contains).
+    @inline(__always)
+    package func next(_ index: Int) -> Int {
+        let entry = entries[index]
+        return entry.kind >= Kind.array.rawValue ? Int(entry.length) : index + 1
+    }
+
+    /// The bytes of the scalar at `index` (a string's raw text between its quotes).
+    @inline(__always)
+    package func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = entries[index]
+        return UnsafeBufferPointer(start: bytes + Int(entry.offset), count: Int(entry.length))
+    }
+
+    /// The string at `index` (a string entry), unescaped.
+    package func string(_ index: Int) -> String {
+        let entry = entries[index]
+        let raw = UnsafeBufferPointer(start: bytes + Int(entry.offset), count: Int(entry.length))
+        if entry.flags & Flags.escaped == 0 {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        return JSONTape.unescape(raw)
+    }
+
+    /// Whether the string entry at `index` equals `key` exactly (as bytes after
+    /// unescaping; for keys this is how members are found).
+    @inline(__always)
+    package func stringEquals(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = entries[index]
+        if entry.flags & Flags.escaped != 0 {
+            var unescaped = string(index)
+            return unescaped.withUTF8 { $0.count == key.count && JSONTape.equal($0.baseAddress, key) }
+        }
+        guard Int(entry.length) == key.count else { return false }
+        return JSONTape.equal(bytes + Int(entry.offset), key)
+    }
+
+    /// Whether the `other.count` bytes at `start` are `other`'s.
+    @inline(__always)
+    static func equal(_ start: UnsafePointer<UInt8>?, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = other.baseAddress, other.count > 0 else { return true }
+        guard let start else { return false }
+        return memcmp(start, base, other.count) == 0
+    }
+
+    /// The value of the member named `key` in the object at `object`, or `nil`.
+    ///
+    /// Keys are compared as bytes; when the object has a key with escapes or
+    /// non-ASCII bytes, as Swift strings (canonical equivalence), as ``JSONValue`` does.
+    package func member(_ key: String, in object: Int) -> Int? {
+        var key = key
+        return key.withUTF8 { member($0, in: object, hint: nil) }
+    }
+
+    /// The value of the member whose UTF-8 name is `key` in the object at
+    /// `object`. `hint`, when given, is the key index to try first (the one
+    /// after the previous lookup: decoders ask in declaration order, which is
+    /// usually the document's).
+    package func member(_ key: UnsafeBufferPointer<UInt8>, in object: Int, hint: Int?) -> Int? {
+        let entry = entries[object]
+        let end = Int(entry.length)
+        if let hint, hint > object, hint < end, entries[hint].kind == Kind.string.rawValue, stringEquals(hint, key) {
+            // A hint is only ever a key index handed out by `memberKeys`/`member`.
+            return hint + 1
+        }
+        var index = object + 1
+        var slow = false
+        while index < end {
+            let keyEntry = entries[index]
+            if keyEntry.flags & (Flags.escaped | Flags.nonASCII) != 0 {
+                slow = true
+            } else if Int(keyEntry.length) == key.count,
+                JSONTape.equal(bytes + Int(keyEntry.offset), key)
+            {
+                return index + 1
+            }
+            index = next(index + 1)
+        }
+        guard slow || !JSONTape.isASCII(key) else { return nil }
+        // Some key (or the name asked for) is not plain ASCII: compare as strings.
+        let name = String(decoding: key, as: UTF8.self)
+        index = object + 1
+        while index < end {
+            if string(index) == name { return index + 1 }
+            index = next(index + 1)
+        }
+        return nil
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
+    }
+
+    /// The value at `index` as a ``JSONValue``.
+    package func jsonValue(_ index: Int) -> JSONValue {
+        switch kind(index) {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .number: return .number(JSONNumber(unchecked: String(decoding: text(index), as: UTF8.self)))
+        case .string: return .string(string(index))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(Int(entries[index].count))
+            var element = index + 1
+            let end = Int(entries[index].length)
+            while element < end {
+                elements.append(jsonValue(element))
+                element = next(element)
+            }
+            return .array(elements)
+        case .object:
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(Int(entries[index].count))
+            var key = index + 1
+            let end = Int(entries[index].length)
+            while key < end {
+                members[string(key)] = jsonValue(key + 1)
+                key = next(key + 1)
+            }
+            return .object(members)
+        }
+    }
+
+    /// The integer at `index` when the number entry is an integer of at most 18
+    /// digits (always exact in `Int64`) other than `-0`; `nil` otherwise (use the text).
+    @inline(__always)
+    package func smallInteger(_ index: Int) -> Int64? {
+        let entry = entries[index]
+        guard entry.flags & Flags.integer != 0 else { return nil }
+        var pointer = bytes + Int(entry.offset)
+        var length = Int(entry.length)
+        var negative = false
+        if pointer.pointee == UInt8(ascii: "-") {
+            negative = true
+            pointer += 1
+            length -= 1
+        }
+        guard length <= 18 else { return nil }
+        var value: Int64 = 0
+        for offset in 0..<length {
+            value = value &* 10 &+ Int64(pointer[offset] &- UInt8(ascii: "0"))
+        }
+        // `-0` stays text: as a `Double` it is negative zero, which `Int64` cannot hold.
+        if negative && value == 0 { return nil }
+        return negative ? -value : value
+    }
+
+    /// Decodes the escapes of string text already checked by the parser.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: raw.count) { output in
+            var read = 0
+            var written = 0
+            func put(_ byte: UInt8) {
+                output[written] = byte
+                written += 1
+            }
+            func hexValue(_ at: Int) -> UInt32 {
+                var value: UInt32 = 0
+                for offset in 0..<4 {
+                    let byte = raw[at + offset]
+                    let digit: UInt8
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                    default: digit = byte &- UInt8(ascii: "A") &+ 10
+                    }
+                    value = value << 4 | UInt32(digit)
+                }
+                return value
+            }
+            while read < raw.count {
+                let byte = raw[read]
+                guard byte == UInt8(ascii: "\\") else {
+                    put(byte)
+                    read += 1
+                    continue
+                }
+                let escape = raw[read + 1]
+                read += 2
+                switch escape {
+                case UInt8(ascii: "b"): put(0x08)
+                case UInt8(ascii: "f"): put(0x0C)
+                case UInt8(ascii: "n"): put(0x0A)
+                case UInt8(ascii: "r"): put(0x0D)
+                case UInt8(ascii: "t"): put(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = hexValue(read)
+                    read += 4
+                    if scalar >= 0xD800 && scalar <= 0xDBFF {
+                        // The parser checked a low surrogate follows.
+                        let low = hexValue(read + 2)
+                        read += 6
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    // A 6-byte escape is never shorter than its UTF-8 (at most 4 bytes; 12 → 4 for a pair).
+                    switch scalar {
+                    case 0..<0x80:
+                        put(UInt8(truncatingIfNeeded: scalar))
+                    case 0x80..<0x800:
+                        put(UInt8(truncatingIfNeeded: 0xC0 | (scalar >> 6)))
+                        put(UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F)))
+                    case 0x800..<0x10000:
+                        put(UInt8(truncatingIfNeeded: 0xE0 | (scalar >> 12)))
+                        put(UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 6) & 0x3F)))
+                        put(UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F)))
+                    default:
+                        put(UInt8(truncatingIfNeeded: 0xF0 | (scalar >> 18)))
+                        put(UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 12) & 0x3F)))
+                        put(UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 6) & 0x3F)))
+                        put(UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F)))
+                    }
+                default: put(escape)  // " \ /
+                }
+            }
+            return written
+        }
+    }
+}
+
+// MARK: - Scratch space
+
+/// Per-thread buffers the parser grows once and reuses: the entry buffer and
+/// the stack of open containers. Only the finished tape is allocated per document.
+final class TapeScratch {
+    var entries: UnsafeMutablePointer<JSONTape.Entry>
+    var entryCapacity: Int
+    var stack: UnsafeMutablePointer<Int32>
+    var stackCapacity: Int
+
+    init() {
+        entryCapacity = 256
+        entries = .allocate(capacity: entryCapacity)
+        stackCapacity = 64
+        stack = .allocate(capacity: stackCapacity)
+    }
+
+    deinit {
+        entries.deallocate()
+        stack.deallocate()
+    }
+
+    func growEntries(to minimum: Int) {
+        var capacity = entryCapacity
+        while capacity < minimum { capacity *= 2 }
+        let grown = UnsafeMutablePointer<JSONTape.Entry>.allocate(capacity: capacity)
+        grown.moveInitialize(from: entries, count: entryCapacity)
+        entries.deallocate()
+        entries = grown
+        entryCapacity = capacity
+    }
+
+    func growStack() {
+        let capacity = stackCapacity * 2
+        let grown = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        grown.moveInitialize(from: stack, count: stackCapacity)
+        stack.deallocate()
+        stack = grown
+        stackCapacity = capacity
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<TapeScratch>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<TapeScratch>.fromOpaque(pointer).release() }
+            #endif
+        }
+        return key
+    }()
+
+    /// Runs `body` with this thread's scratch. The scratch is taken out while
+    /// in use (a nested parse would get a fresh one), and not kept when one huge
+    /// document made it large, so memory stays flat.
+    static func withThreadScratch<R>(_ body: (TapeScratch) -> R) -> R {
+        let key = TapeScratch.key
+        let scratch: TapeScratch
+        if let pointer = pthread_getspecific(key) {
+            pthread_setspecific(key, nil)
+            scratch = Unmanaged<TapeScratch>.fromOpaque(pointer).takeRetainedValue()
+        } else {
+            scratch = TapeScratch()
+        }
+        let result = body(scratch)
+        if pthread_getspecific(key) == nil, scratch.entryCapacity <= 1 << 16, scratch.stackCapacity <= 1 << 12 {
+            pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+        }
+        return result
+    }
+}
+
+// MARK: - The parser
+
+private let quote = UInt8(ascii: "\"")
+private let backslash = UInt8(ascii: "\\")
+
+/// One strict parse into the scratch buffers. Every `Bool`-returning step
+/// answers "still valid?": the first `false` abandons the parse.
+private struct TapeParser {
+    let input: UnsafeBufferPointer<UInt8>
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let maxDepth: Int
+    let scratch: TapeScratch
+    var position = 0
+    var entryCount = 0
+    var depth = 0
+
+    init(input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maxDepth: Int, scratch: TapeScratch) {
+        self.input = input
+        self.base = base
+        self.count = input.count
+        self.maxDepth = maxDepth
+        self.scratch = scratch
+    }
+
+    func finish() -> JSONTape {
+        JSONTape.make(input: input, entries: scratch.entries, count: entryCount)
+    }
+
+    @inline(__always)
+    mutating func append(kind: JSONTape.Kind, flags: UInt8, offset: Int, length: Int) {
+        if entryCount == scratch.entryCapacity { scratch.growEntries(to: entryCount + 1) }
+        scratch.entries[entryCount] = JSONTape.Entry(
+            kind: kind.rawValue, flags: flags, count: 0, offset: UInt32(truncatingIfNeeded: offset),
+            length: UInt32(truncatingIfNeeded: length))
+        entryCount += 1
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < count {
+            let byte = base[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
+        }
+    }
+
+    mutating func parseDocument() -> Bool {
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { return false }
+        skipWhitespace()
+        guard parseValue() else { return false }
+        skipWhitespace()
+        return position == count
+    }
+
+    /// Parses one value (containers without recursion: an explicit stack of open containers).
+    mutating func parseValue() -> Bool {
+        // `stack` holds the entry index of each open container.
+        var open = 0
+        nextValue: while true {
+            skipWhitespace()
+            guard position < count else { return false }
+            let byte = base[position]
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard open < maxDepth else { return false }
+                let isObject = byte == UInt8(ascii: "{")
+                let index = entryCount
+                append(kind: isObject ? .object : .array, flags: 0, offset: position, length: 0)
+                position += 1
+                skipWhitespace()
+                if position < count && base[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    position += 1
+                    scratch.entries[index].length = UInt32(truncatingIfNeeded: entryCount)
+                    scratch.entries[index].flags = JSONTape.Flags.flat
+                } else {
+                    if open == scratch.stackCapacity { scratch.growStack() }
+                    scratch.stack[open] = Int32(truncatingIfNeeded: index)
+                    open += 1
+                    if isObject {
+                        guard parseKey() else { return false }
+                    }
+                    continue nextValue
+                }
+            case quote:
+                guard parseString() else { return false }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard parseNumber() else { return false }
+            case UInt8(ascii: "t"):
+                guard literal(0x7472_7565, length: 4) else { return false }  // "true"
+                append(kind: .true, flags: 0, offset: position - 4, length: 4)
+            case UInt8(ascii: "f"):
+                guard position + 5 <= count, base[position + 4] == UInt8(ascii: "e"),
+                    literal(0x6661_6C73, length: 4)  // "fals"
+                else { return false }
+                position += 1
+                append(kind: .false, flags: 0, offset: position - 5, length: 5)
+            case UInt8(ascii: "n"):
+                guard literal(0x6E75_6C6C, length: 4) else { return false }  // "null"
+                append(kind: .null, flags: 0, offset: position - 4, length: 4)
+            default:
+                return false
+            }
+
+            // A value is complete: continue or close the open containers.
+            while open > 0 {
+                let container = Int(scratch.stack[open - 1])
+                let isObject = scratch.entries[container].kind == JSONTape.Kind.object.rawValue
+                scratch.entries[container].count &+= 1
+                skipWhitespace()
+                guard position < count else { return false }
+                let next = base[position]
+                if next == UInt8(ascii: ",") {
+                    position += 1
+                    skipWhitespace()
+                    if isObject {
+                        guard parseKey() else { return false }
+                    }
+                    continue nextValue
+                }
+                guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+                position += 1
+                scratch.entries[container].length = UInt32(truncatingIfNeeded: entryCount)
+                let members = Int(scratch.entries[container].count)
+                if entryCount - container - 1 == (isObject ? 2 * members : members) {
+                    scratch.entries[container].flags = JSONTape.Flags.flat
+                }
+                if isObject {
+                    guard keysAreUnique(container) else { return false }
+                }
+                open -= 1
+            }
+            return true
+        }
+    }
+
+    /// `"key"` then `:` at the current position (whitespace skipped before).
+    @inline(__always)
+    mutating func parseKey() -> Bool {
+        guard position < count, base[position] == quote, parseString() else { return false }
+        skipWhitespace()
+        guard position < count, base[position] == UInt8(ascii: ":") else { return false }
+        position += 1
+        return true
+    }
+
+    /// Matches a 4-byte literal given as a big-endian word; advances past it.
+    @inline(__always)
+    mutating func literal(_ word: UInt32, length: Int) -> Bool {
+        guard position + length <= count else { return false }
+        let found =
+            UInt32(base[position]) << 24 | UInt32(base[position + 1]) << 16 | UInt32(base[position + 2]) << 8
+            | UInt32(base[position + 3])
+        guard found == word else { return false }
+        position += length
+        return true
+    }
+
+    @inline(__always)
+    func isDigit(_ index: Int) -> Bool {
+        index < count && base[index] &- UInt8(ascii: "0") < 10
+    }
+
+    mutating func parseNumber() -> Bool {
+        let start = position
+        var integer = true
+        if base[position] == UInt8(ascii: "-") {
+            position += 1
+            guard isDigit(position) else { return false }
+        }
+        if base[position] == UInt8(ascii: "0") {
+            position += 1
+            if isDigit(position) { return false }
+        } else {
+            while isDigit(position) { position += 1 }
+        }
+        if position < count && base[position] == UInt8(ascii: ".") {
+            integer = false
+            position += 1
+            guard isDigit(position) else { return false }
+            while isDigit(position) { position += 1 }
+        }
+        if position < count && (base[position] | 0x20) == UInt8(ascii: "e") {
+            integer = false
+            position += 1
+            if position < count && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
+                position += 1
+            }
+            guard isDigit(position) else { return false }
+            while isDigit(position) { position += 1 }
+        }
+        append(kind: .number, flags: integer ? JSONTape.Flags.integer : 0, offset: start, length: position - start)
+        return true
+    }
+
+    /// A string at its opening quote; leaves `position` after the closing quote.
+    mutating func parseString() -> Bool {
+        let start = position + 1
+        var index = start
+        var flags: UInt8 = 0
+        // Eight bytes at a time while no byte is special (quote, backslash, control, non-ASCII).
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let high: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* UInt64(quote))
+            let slashes = word ^ (ones &* UInt64(backslash))
+            let special =
+                ((quotes &- ones) & ~quotes) | ((slashes &- ones) & ~slashes) | (word &- ones &* 0x20) | word
+            if special & high != 0 {
+                index += (special & high).littleEndian.trailingZeroBitCount >> 3
+                break
+            }
+            index += 8
+        }
+        while true {
+            guard index < count else { return false }
+            let byte = base[index]
+            if byte == quote { break }
+            if byte == backslash {
+                flags |= JSONTape.Flags.escaped
+                guard let after = escape(at: index) else { return false }
+                if after.nonASCII { flags |= JSONTape.Flags.nonASCII }
+                index = after.index
+            } else if byte < 0x20 {
+                return false
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                flags |= JSONTape.Flags.nonASCII
+                guard let after = validateUTF8Sequence(at: index) else { return false }
+                index = after
+            }
+        }
+        append(kind: .string, flags: flags, offset: start, length: index - start)
+        position = index + 1
+        return true
+    }
+
+    /// Checks the escape at `index` (a backslash); returns the index after it and
+    /// whether it stands for a non-ASCII scalar.
+    @inline(__always)
+    func escape(at index: Int) -> (index: Int, nonASCII: Bool)? {
+        guard index + 1 < count else { return nil }
+        switch base[index + 1] {
+        case quote, backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+            UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return (index + 2, false)
+        case UInt8(ascii: "u"):
+            guard let unit = hexQuad(at: index) else { return nil }
+            if unit >= 0xDC00 && unit <= 0xDFFF { return nil }
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard index + 7 < count, base[index + 6] == backslash, base[index + 7] == UInt8(ascii: "u"),
+                    let low = hexQuad(at: index + 6), low >= 0xDC00 && low <= 0xDFFF
+                else { return nil }
+                return (index + 12, true)
+            }
+            return (index + 6, unit >= 0x80)
+        default:
+            return nil
+        }
+    }
+
+    func hexQuad(at index: Int) -> UInt32? {
+        guard index + 6 <= count else { return nil }
+        var value: UInt32 = 0
+        for offset in 2..<6 {
+            let byte = base[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Unicode's Table 3-7, as ``JSONReader`` applies it; returns the index after the sequence.
+    func validateUTF8Sequence(at index: Int) -> Int? {
+        let lead = base[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xED: length = 3; high = 0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; low = 0x90
+        case 0xF4: length = 4; high = 0x8F
+        case 0xF1...0xF3: length = 4
+        default: return nil
+        }
+        guard index + length <= count else { return nil }
+        let second = base[index + 1]
+        guard second >= low && second <= high else { return nil }
+        var offset = 2
+        while offset < length {
+            guard base[index + offset] & 0xC0 == 0x80 else { return nil }
+            offset += 1
+        }
+        return index + length
+    }
+
+    /// Whether the object at `container` (just closed) has no key twice.
+    ///
+    /// Plain ASCII keys compare as bytes; if any key has escapes or non-ASCII
+    /// bytes, all compare as Swift strings (canonical equivalence), as ``JSONReader`` does.
+    mutating func keysAreUnique(_ container: Int) -> Bool {
+        let members = Int(scratch.entries[container].count)
+        guard members > 1 else { return true }
+        let entries = scratch.entries
+        let end = entryCount
+        // Key indexes, collected once.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: members) { keys -> Bool in
+            var index = container + 1
+            var found = 0
+            var plain = true
+            while index < end {
+                keys[found] = index
+                found += 1
+                if entries[index].flags & (JSONTape.Flags.escaped | JSONTape.Flags.nonASCII) != 0 { plain = false }
+                let value = index + 1
+                index = entries[value].kind >= JSONTape.Kind.array.rawValue ? Int(entries[value].length) : value + 1
+            }
+            if !plain || members > 32 {
+                var seen = Set<String>(minimumCapacity: members)
+                for key in keys.prefix(found) {
+                    let raw = UnsafeBufferPointer(start: base + Int(entries[key].offset), count: Int(entries[key].length))
+                    let text =
+                        entries[key].flags & JSONTape.Flags.escaped != 0
+                        ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)
+                    guard seen.insert(text).inserted else { return false }
+                }
+                return true
+            }
+            for second in 1..<found {
+                let b = entries[keys[second]]
+                for first in 0..<second {
+                    let a = entries[keys[first]]
+                    guard a.length == b.length else { continue }
+                    if a.length == 0 || memcmp(base + Int(a.offset), base + Int(b.offset), Int(a.length)) == 0 {
+                        return false
+                    }
+                }
+            }
+            return true
+        }
+    }
+}

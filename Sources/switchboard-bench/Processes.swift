@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A finished child process: how long it took, how it ended, its peak memory.
+struct ChildRun {
+    /// Wall-clock time from spawn to exit, in nanoseconds.
+    let nanoseconds: UInt64
+    /// The exit status (or 128 + signal).
+    let status: Int32
+    /// Peak resident set size in bytes (`wait4`'s `ru_maxrss`).
+    let maxResidentBytes: Int
+    /// User plus system CPU time, in nanoseconds.
+    let cpuNanoseconds: UInt64
+}
+
+enum ProcessError: Error, CustomStringConvertible {
+    case spawn(String, Int32)
+    case io(String)
+
+    var description: String {
+        switch self {
+        case .spawn(let path, let code): return "cannot start \(path): \(String(cString: strerror(code)))"
+        case .io(let what): return what
+        }
+    }
+}
+
+/// Where stdin of a child comes from.
+enum ChildInput {
+    /// A file, opened read-only.
+    case file(String)
+    /// A pipe the benchmark fills from another thread with `produce` (which gets the write end).
+    case generated(@Sendable (Int32) -> Void)
+}
+
+enum Processes {
+    /// The first executable called `name` on `PATH`, or `nil`.
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// The directory of this executable (`/proc/self/exe` on Linux).
+    static func ownDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path: String
+        if length > 0 {
+            path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        } else {
+            path = CommandLine.arguments[0]
+        }
+        return (path as NSString).deletingLastPathComponent
+    }
+
+    /// Runs `arguments` (the first is the executable's path) with stdin from
+    /// `input` and stdout into `outputPath`; waits for it and reads its usage.
+    static func run(
+        _ arguments: [String], input: ChildInput, outputPath: String = "/dev/null", errorPath: String = "/dev/null"
+    ) throws -> ChildRun {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+
+        var pipeEnds: [Int32] = [-1, -1]
+        switch input {
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        case .generated:
+            guard pipe(&pipeEnds) == 0 else { throw ProcessError.io("pipe failed") }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+
+        var pid: pid_t = 0
+        let start = nowNanoseconds()
+        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard code == 0 else {
+            if pipeEnds[0] >= 0 {
+                close(pipeEnds[0])
+                close(pipeEnds[1])
+            }
+            throw ProcessError.spawn(arguments[0], code)
+        }
+        var producer: Thread?
+        if case .generated(let produce) = input {
+            close(pipeEnds[0])
+            let writeEnd = pipeEnds[1]
+            let thread = Thread {
+                produce(writeEnd)
+                close(writeEnd)
+            }
+            thread.start()
+            producer = thread
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = nowNanoseconds() - start
+        _ = producer
+        let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        func nanoseconds(_ time: timeval) -> UInt64 { UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1000 }
+        return ChildRun(
+            nanoseconds: elapsed, status: exit, maxResidentBytes: Int(usage.ru_maxrss) * 1024,
+            cpuNanoseconds: nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime))
+    }
+
+    /// Writes all of `bytes` to `descriptor`; `false` if the reader went away.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// Counts the lines of a file, and how many contain `needle`.
+    static func countLines(of path: String, containing needles: [String]) -> (lines: Int, matches: [Int]) {
+        guard let data = FileManager.default.contents(atPath: path) else { return (0, needles.map { _ in 0 }) }
+        var lines = 0
+        var matches = needles.map { _ in 0 }
+        let needleBytes = needles.map { Array($0.utf8) }
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var lineStart = 0
+            for index in 0..<bytes.count where bytes[index] == 0x0A {
+                lines += 1
+                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<index])
+                for (needleIndex, needle) in needleBytes.enumerated() where contains(line, needle) {
+                    matches[needleIndex] += 1
+                }
+                lineStart = index + 1
+            }
+        }
+        return (lines, matches)
+    }
+
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
+        var index = 0
+        while index + needle.count <= haystack.count {
+            if haystack[index] == first {
+                var matched = 1
+                while matched < needle.count && haystack[index + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+}
