@@ -205,7 +205,7 @@ public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
     /// quoted: `body.attributes["first name"]`).
     public var path: String { CodingPathRendering.render(codingPath) }
 
-    /// Foundation's message, e.g. `Expected to decode String but found number instead.`
+    /// Foundation's message, e.g. `Expected to decode String but found a number instead.`
     public var message: String { context.debugDescription }
 
     /// `path: message`.

@@ -69,13 +69,15 @@ enum SourceKind<Source: DecodingSource> {
     /// Anything else (not JSON).
     case other(any Any.Type)
 
-    /// Foundation's words for what was found, as in
-    /// `Expected to decode String but found number instead.`
+    /// The words for what was found, as in
+    /// `Expected to decode String but found a number instead.` Foundation's
+    /// `JSONDecoder` says `found number` / `found bool`; we add the article so the
+    /// message reads as a sentence, and otherwise keep its vocabulary.
     var phrase: String {
         switch self {
         case .null: return "null"
-        case .bool: return "bool"
-        case .number: return "number"
+        case .bool: return "a bool"
+        case .number: return "a number"
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "a dictionary"

@@ -112,16 +112,16 @@ private struct Pair: Decodable {
                 Issue.record("expected a type mismatch for \(type), got \(error)")
                 continue
             }
-            #expect(error.message == "Expected to decode \(type) but found bool instead.")
+            #expect(error.message == "Expected to decode \(type) but found a bool instead.")
         }
         let error = try #require(decodingError(Box<Double>.self, from: try foundationTree(#"{"v":false}"#)))
-        #expect(error.description == "body.v: Expected to decode Double but found bool instead.")
+        #expect(error.description == "body.v: Expected to decode Double but found a bool instead.")
     }
 
     @Test func oneNeverDecodesAsABool() throws {
         for json in ["1", "0", "1.0"] {
             let error = try #require(decodingError(Box<Bool>.self, from: try foundationTree(#"{"v":\#(json)}"#)))
-            #expect(error.description == "body.v: Expected to decode Bool but found number instead.")
+            #expect(error.description == "body.v: Expected to decode Bool but found a number instead.")
         }
         #expect(try decoder.decode(Bool.self, from: try foundationTree("true")) == true)
         #expect(try decoder.decode(Bool.self, from: try foundationTree("false")) == false)
@@ -129,7 +129,7 @@ private struct Pair: Decodable {
 
     @Test func stringsAndNumbersDoNotMix() throws {
         let number = try #require(decodingError(Box<String>.self, from: try foundationTree(#"{"v":1}"#)))
-        #expect(number.description == "body.v: Expected to decode String but found number instead.")
+        #expect(number.description == "body.v: Expected to decode String but found a number instead.")
         let string = try #require(decodingError(Box<Int>.self, from: try foundationTree(#"{"v":"1"}"#)))
         #expect(string.description == "body.v: Expected to decode Int but found a string instead.")
     }
@@ -232,7 +232,7 @@ private struct Pair: Decodable {
         let empty = try #require(decodingError(Box<URL>.self, from: ["v": ""]))
         #expect(empty.description == "body.v: Invalid URL string.")
         let number = try #require(decodingError(Box<URL>.self, from: ["v": 1]))
-        #expect(number.description == "body.v: Expected to decode String but found number instead.")
+        #expect(number.description == "body.v: Expected to decode String but found a number instead.")
     }
 
     @Test func datesDecodeFromDateObjectsAndISO8601Strings() throws {
@@ -247,7 +247,7 @@ private struct Pair: Decodable {
         let bad = try #require(decodingError(Box<Date>.self, from: ["v": "yesterday"]))
         #expect(bad.description == "body.v: Expected date string to be ISO8601-formatted.")
         let number = try #require(decodingError(Box<Date>.self, from: ["v": 1]))
-        #expect(number.description == "body.v: Expected to decode Date but found number instead.")
+        #expect(number.description == "body.v: Expected to decode Date but found a number instead.")
     }
 
     @Test func dataDecodesFromBase64() throws {
@@ -331,7 +331,7 @@ private struct Pair: Decodable {
         let attributes = try #require(
             decodingError(Box<[String: String]>.self, from: try foundationTree(#"{"v":{"__lion_sfp_id":7}}"#))
         )
-        #expect(attributes.description == "body.v.__lion_sfp_id: Expected to decode String but found number instead.")
+        #expect(attributes.description == "body.v.__lion_sfp_id: Expected to decode String but found a number instead.")
     }
 
     @Test func namesThatAreNotIdentifiersAreQuotedInPaths() throws {
@@ -381,13 +381,13 @@ private struct Pair: Decodable {
 
     @Test func nativeBoolsAndIntegersStayApart() throws {
         let bool = try #require(decodingError(Box<Int>.self, from: ["v": true]))
-        #expect(bool.description == "body.v: Expected to decode Int but found bool instead.")
+        #expect(bool.description == "body.v: Expected to decode Int but found a bool instead.")
         let int = try #require(decodingError(Box<Bool>.self, from: ["v": 1]))
-        #expect(int.description == "body.v: Expected to decode Bool but found number instead.")
+        #expect(int.description == "body.v: Expected to decode Bool but found a number instead.")
         let nsTrue = try #require(decodingError(Box<Int>.self, from: ["v": NSNumber(value: true)]))
-        #expect(nsTrue.description == "body.v: Expected to decode Int but found bool instead.")
+        #expect(nsTrue.description == "body.v: Expected to decode Int but found a bool instead.")
         let nsOne = try #require(decodingError(Box<Bool>.self, from: ["v": NSNumber(value: 1)]))
-        #expect(nsOne.description == "body.v: Expected to decode Bool but found number instead.")
+        #expect(nsOne.description == "body.v: Expected to decode Bool but found a number instead.")
         #expect(try decoder.decode(Box<Int>.self, from: ["v": NSNumber(value: Int8(1))]).v == 1)
         #expect(try decoder.decode(Box<Bool>.self, from: ["v": NSNumber(value: false)]).v == false)
         #expect(try decoder.decode(Box<Int>.self, from: ["v": Int?.some(4) as Any]).v == 4)
@@ -459,7 +459,7 @@ private struct Pair: Decodable {
         #expect(padded.description == "body.v: Expected to decode Int but found a string instead.")
         // Lenient reads strings as numbers, not numbers as strings.
         let number = try #require(decodingError(Box<String>.self, from: ["v": 4], options: options))
-        #expect(number.description == "body.v: Expected to decode String but found number instead.")
+        #expect(number.description == "body.v: Expected to decode String but found a number instead.")
     }
 
     // MARK: Depth
@@ -558,9 +558,9 @@ private struct Pair: Decodable {
     // MARK: JSONValue source
 
     @Test func aJSONValueBodyFollowsTheSameRules() throws {
-        #expect(decodingError(Int.self, fromJSON: true)?.message == "Expected to decode Int but found bool instead.")
-        #expect(decodingError(Bool.self, fromJSON: 1)?.message == "Expected to decode Bool but found number instead.")
-        #expect(decodingError(String.self, fromJSON: 1)?.message == "Expected to decode String but found number instead.")
+        #expect(decodingError(Int.self, fromJSON: true)?.message == "Expected to decode Int but found a bool instead.")
+        #expect(decodingError(Bool.self, fromJSON: 1)?.message == "Expected to decode Bool but found a number instead.")
+        #expect(decodingError(String.self, fromJSON: 1)?.message == "Expected to decode String but found a number instead.")
         #expect(decodingError(Int.self, fromJSON: 2.5)?.message == "Number 2.5 is not representable in Swift.")
         #expect(decodingError(UInt8.self, fromJSON: 300)?.message == "Number 300 is not representable in Swift.")
         #expect(decodingError(Int.self, fromJSON: nil)?.message == "Cannot get value of type Int -- found null value instead")
