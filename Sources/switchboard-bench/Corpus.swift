@@ -67,9 +67,11 @@ struct CorpusMessage: Sendable {
 ///
 /// Every line is valid JSON, so `jq -c .` and a Python `json.loads` loop can read
 /// the same file (syntax errors are the reliability suite's business). Offer,
-/// merchandise and wishlist identifiers come from small pools, and half the cart
-/// updates set a quantity of 0, so the reference cart and wishlist stay the size
-/// a real session has and replies stay realistic (a few offers).
+/// merchandise and wishlist identifiers come from small pools, half the cart
+/// updates set a quantity of 0, and most `removeCartLine`s name a line the cart
+/// has (the generator follows the reference cart's line numbering), so the cart
+/// and wishlist stay the size a real session has and replies stay realistic
+/// (a few offers, about a dozen wishlist entries).
 struct Corpus: Sendable {
     let seed: UInt64
     let messages: [CorpusMessage]
@@ -121,7 +123,7 @@ struct CorpusGenerator {
     static let sizes = ["XS", "S", "M", "L", "XL", "38", "40", "42", "EU 44"]
     static let colors = ["black", "white", "navy", "olive", "sand", "burgundy", "heather grey"]
     static let currencies = ["EUR", "EUR", "EUR", "USD", "GBP"]
-    static let rewardIDs = ["19fdf4cb", "7a11c0de", "e4f0d2b9", "0c9b8a77"]
+    static let rewardIDs = ["19fdf4cb", "7a11c0de", "e4f0d2b9"]
     static let rewardNames = ["Free tote bag", "Free socks (2 pairs)", "Gift card €10"]
     static let sources = ["product-detail", "search-results", "recently-viewed", "home-carousel"]
     static let campaigns = ["Winter rewards ❄️", "VIP \"double points\" week", "Crème de la crème"]
@@ -215,10 +217,39 @@ struct CorpusGenerator {
         }
     }
 
+    /// A line as the generator tracks it, to send `removeCartLine` for lines that exist.
+    struct TrackedLine {
+        let lineId: Int
+        let product: Int
+        let variant: Int
+        let reward: Int
+    }
+
+    /// The reference cart's lines, as far as the generator can tell: the same
+    /// merchandise and attributes make one line; line IDs count from 1 (as
+    /// `Cart` numbers them), so most removals name a line that exists.
+    var lineIDs: [String: Int] = [:]
+    var liveLines: [TrackedLine] = []
+    var nextLine = 1
+
     mutating func cartLine(remove: Bool, broken: Bool) -> MessageKind {
-        let product = random.int(0...19)
+        var product = random.int(0...5)
+        var variant = random.int(0...1)
+        var reward = random.int(0...2)
+        var lineId = 0
+        var tracked: Int?
+        if remove {
+            if !liveLines.isEmpty, random.chance(0.85) {
+                let index = random.int(0...(liveLines.count - 1))
+                let line = liveLines[index]
+                (product, variant, reward, lineId) = (line.product, line.variant, line.reward, line.lineId)
+                tracked = index
+            } else {
+                lineId = nextLine + random.int(0...9)  // a line that does not exist (yet): the handler fails
+            }
+        }
         let productID = "gid://shopify/Product/\(8_012_345_678_900 + product)"
-        let variantID = "gid://shopify/ProductVariant/\(44_012_345_678_900 + product * 10 + random.int(0...3))"
+        let variantID = "gid://shopify/ProductVariant/\(44_012_345_678_900 + product * 10 + variant)"
         let flaw = broken ? random.int(0...3) : -1
         writer.key("body")
         if flaw == 3 {
@@ -229,7 +260,7 @@ struct CorpusGenerator {
         }
         writer.beginObject()
         if remove {
-            writer.key("lineId"); writer.write("gid://shopify/CartLine/\(random.int(1...60))")
+            writer.key("lineId"); writer.write("gid://shopify/CartLine/\(lineId)")
         }
         if flaw != 0 {
             writer.key("merchandiseId"); writer.write(variantID)
@@ -240,17 +271,28 @@ struct CorpusGenerator {
         writer.key("attributes")
         writer.beginObject()
         writer.key("__lion_sfp_id")
-        if flaw == 2 { writer.write(random.int(1000...9999)) } else { writer.write(random.pick(CorpusGenerator.rewardIDs)) }
-        let reward = random.int(0...2)
+        if flaw == 2 { writer.write(random.int(1000...9999)) } else { writer.write(CorpusGenerator.rewardIDs[reward]) }
         writer.key("_lion_reward_name"); writer.write(CorpusGenerator.rewardNames[reward])
         writer.key("_lion_reward_id"); writer.write("rwd_\(31_400 + reward)")
         writer.key("_lion_customer_id"); writer.write("cus_7Qk2vRz9Lm")
-        if random.chance(0.3) {
-            writer.key("_campaign"); writer.write(random.pick(CorpusGenerator.campaigns))
+        if reward == 2 {
+            writer.key("_campaign"); writer.write(CorpusGenerator.campaigns[product % 3])
         }
         writer.endObject()
         writer.endObject()
-        return flaw >= 0 ? .invalid : .valid
+        guard flaw < 0 else { return .invalid }
+        let identity = "\(product)/\(variant)/\(reward)"
+        if remove {
+            if let tracked {
+                lineIDs[identity] = nil
+                liveLines.remove(at: tracked)
+            }
+        } else if lineIDs[identity] == nil {
+            lineIDs[identity] = nextLine
+            liveLines.append(TrackedLine(lineId: nextLine, product: product, variant: variant, reward: reward))
+            nextLine += 1
+        }
+        return .valid
     }
 
     mutating func cartUpdate(broken: Bool) -> MessageKind {

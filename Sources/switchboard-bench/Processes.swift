@@ -62,8 +62,54 @@ enum Processes {
 
     /// Runs `arguments` (the first is the executable's path) with stdin from
     /// `input` and stdout into `outputPath`; waits for it and reads its usage.
+    ///
+    /// The child is started by a small launcher (this executable again, with
+    /// `--launch`): Linux carries the peak RSS of the process that spawned a
+    /// child over into the child's `ru_maxrss`, and the benchmark itself holds
+    /// the corpus (well over 100 MiB), while the launcher holds next to nothing.
     static func run(
         _ arguments: [String], input: ChildInput, outputPath: String = "/dev/null", errorPath: String = "/dev/null"
+    ) throws -> ChildRun {
+        let resultPath = NSTemporaryDirectory() + "switchboard-bench-launch-\(getpid()).txt"
+        defer { unlink(resultPath) }
+        let launcher = ownDirectory() + "/" + ((CommandLine.arguments[0] as NSString).lastPathComponent)
+        let launch = [launcher, "--launch", outputPath, errorPath, resultPath, "--"] + arguments
+        let outer = try spawn(launch, input: input, outputPath: "/dev/null", errorPath: "/dev/null")
+        guard outer.status == 0, let text = try? String(contentsOfFile: resultPath, encoding: .utf8) else {
+            throw ProcessError.io("the launcher for \(arguments[0]) failed (exit \(outer.status))")
+        }
+        let fields = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard fields.count == 4 else { throw ProcessError.io("the launcher for \(arguments[0]) said \(text)") }
+        if fields[1] == 127 + 128 { throw ProcessError.spawn(arguments[0], Int32(fields[0])) }
+        return ChildRun(
+            nanoseconds: UInt64(fields[0]), status: Int32(fields[1]), maxResidentBytes: fields[2],
+            cpuNanoseconds: UInt64(fields[3]))
+    }
+
+    /// The launcher's side of ``run(_:input:outputPath:errorPath:)``: `--launch
+    /// OUT ERR RESULT -- COMMAND…` runs COMMAND with this process's stdin, its
+    /// stdout into OUT and stderr into ERR, and writes "nanoseconds status
+    /// maxrss-bytes cpu-nanoseconds" to RESULT.
+    static func launch(_ arguments: ArraySlice<String>) -> Never {
+        let parts = Array(arguments)
+        guard parts.count >= 5, parts[3] == "--" else { exit(2) }
+        let command = Array(parts[4...])
+        let text: String
+        do {
+            let run = try spawn(command, input: nil, outputPath: parts[0], errorPath: parts[1])
+            text = "\(run.nanoseconds) \(run.status) \(run.maxResidentBytes) \(run.cpuNanoseconds)\n"
+        } catch ProcessError.spawn(_, let code) {
+            text = "\(code) 255 0 0\n"
+        } catch {
+            exit(1)
+        }
+        guard FileManager.default.createFile(atPath: parts[2], contents: Data(text.utf8)) else { exit(1) }
+        exit(0)
+    }
+
+    /// Spawns `arguments` directly (stdin from `input`, or inherited when `nil`) and waits for it.
+    static func spawn(
+        _ arguments: [String], input: ChildInput?, outputPath: String, errorPath: String
     ) throws -> ChildRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -78,6 +124,8 @@ enum Processes {
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
             posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
             posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        case nil:
+            break
         }
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

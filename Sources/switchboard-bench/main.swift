@@ -84,6 +84,10 @@ func log(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--launch" {
+    Processes.launch(CommandLine.arguments.dropFirst(2))
+}
+
 let options = Options.parse(CommandLine.arguments.dropFirst())
 let generated = nowNanoseconds()
 let corpus = Corpus(count: options.corpusSize, seed: options.seed)
