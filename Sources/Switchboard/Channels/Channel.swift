@@ -30,6 +30,8 @@ public struct Channel: Hashable, Comparable, Sendable, CustomStringConvertible {
         if name.isEmpty { return .empty }
         let bytes = name.utf8.count
         if bytes > maxLength { return .tooLong(byteCount: bytes, limit: maxLength) }
+        // Printable ASCII has no control character: skip the scalar properties lookup.
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
         // Fast path for ASCII (every channel name in practice): the control
         // characters are C0 and DEL, and a byte's offset is its scalar's offset.
         var ascii = true

@@ -58,11 +58,17 @@ public struct BodyEncoder: Sendable {
     }
 
     /// Encodes `value` as JSON into `writer`, as one value (after a key, in an array, or at top level).
+    ///
+    /// A value that adopts ``JSONWritable`` writes itself.
     /// - Parameters:
     ///   - value: the value.
     ///   - writer: the writer to append to; left unchanged when encoding fails.
     /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
     public func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
+        if let writable = value as? any JSONWritable {
+            writable.writeJSON(to: &writer)
+            return
+        }
         let node = try encodeNode(value)
         node.write(to: &writer)
     }

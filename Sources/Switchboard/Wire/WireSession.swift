@@ -57,6 +57,13 @@ public struct WireSession: Sendable {
         if line.count > options.maxLineBytes {
             return malformed(.oversized(byteCount: line.count, limit: options.maxLineBytes), line: number, source: source)
         }
+        // Fast path: the strict tape reader, and the body decoded straight from it.
+        // Anything it does not take (malformed lines, odd names or ids) goes the
+        // `JSONReader` way below, which says exactly what is wrong.
+        if let message = WireTapeMessage(line, maxDepth: options.reader.options.maxDepth) {
+            return process(
+                channel: message.channel, body: message.body, id: message.id, line: number, source: source)
+        }
         switch WireMessage.parse(line, reader: options.reader) {
         case .success(let message): return process(message, line: number, source: source)
         case .failure(let problem): return malformed(problem, line: number, source: source)
@@ -86,10 +93,19 @@ public struct WireSession: Sendable {
 
     /// Routes one message and waits for its reply if it is a pending request.
     public mutating func process(_ message: WireMessage, line: Int, source: String?) -> WireOutcome {
+        process(
+            channel: message.channel, body: message.body.map { MessageBody(json: $0) } ?? .absent, id: message.id,
+            line: line, source: source)
+    }
+
+    private mutating func process(
+        channel: Channel, body: MessageBody, id: WireID?, line: Int, source: String?
+    ) -> WireOutcome {
         let generation = waiter.begin()
         let waiter = self.waiter
-        let outcome = router.receive(message.message) { result in waiter.resolve(result, generation: generation) }
-        var result = WireOutcome(line: line, source: source, id: message.id, name: message.channel.name, kind: .handled)
+        let message = Message(channel: channel, body: body, id: id?.text)
+        let outcome = router.receive(message) { result in waiter.resolve(result, generation: generation) }
+        var result = WireOutcome(line: line, source: source, id: id, name: channel.name, kind: .handled)
         switch outcome {
         case .handled:
             result.kind = .handled

@@ -1,0 +1,55 @@
+/// A wire message read with the strict tape reader: the name and id read off
+/// the tape, the body left on it (the handler's decoder reads it there).
+///
+/// Only the well-formed case is taken: an object whose `name` is a string
+/// that is a valid channel name, and whose `id`, if any, is a string or a
+/// number. Everything else is `nil`, and the caller falls back to
+/// ``WireMessage/parse(_:reader:)``, which reports it exactly.
+struct WireTapeMessage {
+    let channel: Channel
+    let body: MessageBody
+    let id: WireID?
+
+    init?(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        guard let tape = JSONTape.parse(line, maxDepth: maxDepth), tape.kind(0) == .object else { return nil }
+        var name: Int?
+        var id: Int?
+        var body: Int?
+        // One pass over the members (keys are unique on a tape).
+        var key = 1
+        let end = tape.next(0)
+        while key < end {
+            let text = tape.text(key)
+            if tape.entries[key].flags & JSONTape.Flags.escaped != 0 {
+                // An escaped key may still spell one of ours: let the slow path read it.
+                return nil
+            }
+            switch text.count {
+            case 4 where text[0] == UInt8(ascii: "n") && text[1] == UInt8(ascii: "a") && text[2] == UInt8(ascii: "m")
+                && text[3] == UInt8(ascii: "e"):
+                name = key + 1
+            case 4 where text[0] == UInt8(ascii: "b") && text[1] == UInt8(ascii: "o") && text[2] == UInt8(ascii: "d")
+                && text[3] == UInt8(ascii: "y"):
+                body = key + 1
+            case 2 where text[0] == UInt8(ascii: "i") && text[1] == UInt8(ascii: "d"):
+                id = key + 1
+            default:
+                break
+            }
+            key = tape.next(key + 1)
+        }
+        guard let name, tape.kind(name) == .string else { return nil }
+        guard let channel = try? Channel(validating: tape.string(name)) else { return nil }
+        if let id {
+            switch tape.kind(id) {
+            case .string: self.id = .string(tape.string(id))
+            case .number: self.id = .number(JSONNumber(unchecked: String(decoding: tape.text(id), as: UTF8.self)))
+            default: return nil
+            }
+        } else {
+            self.id = nil
+        }
+        self.channel = channel
+        self.body = body.map { MessageBody(tape: tape, index: $0) } ?? .absent
+    }
+}

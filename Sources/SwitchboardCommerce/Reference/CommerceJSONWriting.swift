@@ -1,0 +1,140 @@
+import Switchboard
+
+// The replies of the reference handlers write their JSON directly (the
+// `switchboard` CLI's hot path), byte for byte what their synthesised
+// `Encodable` conformances give through `BodyEncoder`: members in declaration
+// order, `nil` optionals left out. CommerceJSONWritingTests compares the two.
+
+extension ProductCartOffer: JSONWritable {
+    /// Writes the offer as its `Encodable` conformance encodes it.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("offerId")
+        writer.write(offerId)
+        if let groupId {
+            writer.key("groupId")
+            writer.write(groupId)
+        }
+        if let name {
+            writer.key("name")
+            writer.write(name)
+        }
+        if let description {
+            writer.key("description")
+            writer.write(description)
+        }
+        if let url {
+            writer.key("url")
+            writer.write(url)
+        }
+        if let coverUrl {
+            writer.key("coverUrl")
+            writer.write(coverUrl)
+        }
+        writer.key("imageUrls")
+        writer.beginArray()
+        for imageUrl in imageUrls { writer.write(imageUrl) }
+        writer.endArray()
+        if let currency {
+            writer.key("currency")
+            writer.write(currency)
+        }
+        if let price {
+            writer.key("price")
+            writer.write(price)
+        }
+        if let oldPrice {
+            writer.key("oldPrice")
+            writer.write(oldPrice)
+        }
+        if let adult {
+            writer.key("adult")
+            writer.write(adult)
+        }
+        writer.key("availability")
+        writer.write(availability)
+        if let size {
+            writer.key("size")
+            writer.write(size)
+        }
+        if let color {
+            writer.key("color")
+            writer.write(color)
+        }
+        writer.key("quantity")
+        writer.write(quantity)
+        writer.endObject()
+    }
+}
+
+extension ProductCart: JSONWritable {
+    /// Writes the cart as its `Encodable` conformance encodes it.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("offers")
+        writer.beginArray()
+        for offer in offers { offer.writeJSON(to: &writer) }
+        writer.endArray()
+        writer.key("price")
+        writer.write(price)
+        if let oldPrice {
+            writer.key("oldPrice")
+            writer.write(oldPrice)
+        }
+        writer.key("priceCurrency")
+        writer.write(priceCurrency)
+        writer.endObject()
+    }
+}
+
+extension WishlistEntryID: JSONWritable {
+    /// Writes the identifier as its `Encodable` conformance encodes it.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("productId")
+        writer.write(productId)
+        if let listingId {
+            writer.key("listingId")
+            writer.write(listingId)
+        }
+        if let variantId {
+            writer.key("variantId")
+            writer.write(variantId)
+        }
+        writer.endObject()
+    }
+}
+
+extension WishlistEntry: JSONWritable {
+    /// Writes the entry as its `Encodable` conformance encodes it.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        id.writeJSON(to: &writer)
+        if let title {
+            writer.key("title")
+            writer.write(title)
+        }
+        if let price {
+            writer.key("price")
+            writer.write(price)
+        }
+        if let customData {
+            writer.key("customData")
+            writer.write(customData)
+        }
+        writer.endObject()
+    }
+}
+
+extension WishlistState: JSONWritable {
+    /// Writes the state as its `Encodable` conformance encodes it.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("entries")
+        writer.beginArray()
+        for entry in entries { entry.writeJSON(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+}
