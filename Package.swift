@@ -33,6 +33,15 @@ let package = Package(
     ]
 )
 
+// Fuzz targets (docs/reliability.md): executables whose only entry point is
+// `LLVMFuzzerTestOneInput`; .ci/fuzz builds them with `--sanitize=fuzzer`.
+package.products += [
+    .executable(name: "SwitchboardFuzzDecoder", targets: ["SwitchboardFuzzDecoder"]),
+]
+package.targets += [
+    .executableTarget(name: "SwitchboardFuzzDecoder", dependencies: ["Switchboard"]),
+]
+
 // One place for the settings every target shares: Swift 6 mode, strict
 // concurrency (implied by 6), `any` spelled out, and warnings treated as defects.
 for target in package.targets {

@@ -387,21 +387,26 @@ struct FoundationConversionFailure: Error {
     let reason: String
 }
 
-/// A ``JSONValue`` as a Foundation tree: integers that fit `Int` as `Int`, other numbers as `Double`
-/// when that keeps their value's magnitude, else as `NSDecimalNumber`; out-of-range numbers fail.
+/// A ``JSONValue`` as a Foundation tree: integers that fit `Int` as `Int` (`UInt64` as `NSNumber`), other
+/// numbers as `Double` when it has their exact decimal value, else as `NSDecimalNumber` with the digits;
+/// out-of-range numbers fail.
 func foundationTree(_ value: JSONValue, path: inout [PathSegment]) throws(FoundationConversionFailure) -> Any {
     switch value {
     case .null: return NSNull()
     case .bool(let flag): return flag
     case .string(let string): return string
     case .number(let number):
+        // The same representation as `JSONValue.foundationValue`, so no digit is lost
+        // (`Double` only when it has the text's exact decimal value).
         let text = number.text
-        let isInteger = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
-        if isInteger, let integer = Int(text) { return integer }
-        if !isInteger, let double = Double(text), double.isFinite, double != 0 || isZeroText(text) { return double }
-        let decimal = NSDecimalNumber(string: text, locale: Locale(identifier: "en_US_POSIX"))
-        if decimal != NSDecimalNumber.notANumber { return decimal }
-        throw FoundationConversionFailure(reason: "number \(text) is out of range for a Foundation number")
+        switch number.representation {
+        case .int(let integer): return integer
+        case .uint(let integer): return NSNumber(value: integer)
+        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal)
+        case .double(let double):
+            if double.isFinite, double != 0 || isZeroText(text) { return double }
+            throw FoundationConversionFailure(reason: "number \(text) is out of range for a Foundation number")
+        }
     case .array(let elements):
         var result: [Any] = []
         result.reserveCapacity(elements.count)

@@ -89,13 +89,16 @@ final class OnceReply: Sendable {
 
     /// Resolves with `result` unless a responder claimed the reply; for the deadline
     /// of a kept message, which must not cut short the responder's own deadline.
+    /// `announce` runs first when this call wins, so a diagnostic is reported before
+    /// the caller resumes (as on every other path).
     @discardableResult
-    func resolveUnlessAtResponder(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
+    func resolveUnlessAtResponder(_ result: Result<ReplyValue, RequestFailure>, announce: () -> Void = {}) -> Bool {
         let completion = inner.withLock { inner -> Completion? in
             guard inner.claim != .responder else { return nil }
             return inner.completion.take()
         }
         guard let completion else { return false }
+        announce()
         completion(result)
         return true
     }

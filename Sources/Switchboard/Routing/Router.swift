@@ -579,7 +579,8 @@ public final class Router: Sendable {
                 state.keptTotal -= 1
                 state.prune(channel)
             }
-            if reply.resolveUnlessAtResponder(.failure(.timedOut(channel, after: deadline))) {
+            // Reported before the caller resumes, as the other deadline paths do.
+            reply.resolveUnlessAtResponder(.failure(.timedOut(channel, after: deadline))) {
                 self?.diagnostics.emit(.deadlinePassed(channel, after: deadline, usedFallback: false))
             }
         }

@@ -1,0 +1,41 @@
+import Foundation
+import Switchboard
+import Testing
+
+/// Inputs the fuzz targets found (docs/reliability.md), each kept as a test so it
+/// stays fixed. Every case names the target and what broke.
+@Suite struct FuzzRegressionTests {
+    /// SwitchboardFuzzDecoder: a `JSONValue` number with more digits than a `Double`
+    /// holds lost them when encoded to a Foundation tree (the WebKit reply path),
+    /// although `JSONValue` promises exact digits.
+    @Test(arguments: [
+        "3.14159265358979323846264338327950288", "0.1000000000000000000001", "12345678901234567890123",
+        "18446744073709551615", "-9223372036854775808", "2.5", "0.1", "1e30", "-0",
+    ])
+    func aJSONValueNumberKeepsItsDigitsThroughAFoundationTree(_ text: String) throws {
+        let value = JSONValue.number(try #require(JSONNumber(text)))
+        let object = try BodyEncoder().encodeFoundationObject(value)
+        let back = try BodyDecoder().decode(JSONValue.self, from: object)
+        let decimal = { (value: JSONValue) -> Decimal? in value.numberValue.flatMap { Decimal(string: $0.text) } }
+        #expect(decimal(back) == decimal(value), "\(text) came back as \(back)")
+    }
+
+    /// The same numbers agree between the encoder's tree and `JSONValue.foundationValue`.
+    @Test func theEncoderAndFoundationValueBuildTheSameNumbers() throws {
+        for text in ["3.14159265358979323846264338327950288", "18446744073709551615", "2.5", "7"] {
+            let value = JSONValue.number(try #require(JSONNumber(text)))
+            let encoded = try BodyEncoder().encodeFoundationObject(value)
+            #expect("\(type(of: encoded))" == "\(type(of: value.foundationValue))", "\(text)")
+            #expect("\(encoded)" == "\(value.foundationValue)", "\(text)")
+        }
+    }
+
+    /// Numbers no Foundation number holds are an error, never infinity or zero.
+    @Test(arguments: ["1e400", "-1e400", "1e-400"])
+    func anOutOfRangeJSONValueNumberIsAnEncodingError(_ text: String) throws {
+        let value = JSONValue.array([.number(try #require(JSONNumber(text)))])
+        #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeFoundationObject(value) }
+        // Bytes keep the text as it is.
+        #expect(try BodyEncoder().encodeJSON(value) == Array("[\(text)]".utf8))
+    }
+}
