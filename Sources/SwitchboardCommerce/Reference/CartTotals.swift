@@ -14,6 +14,8 @@ struct CartTotals {
         let fractionDigits: Int
         /// Digits before the point, leading zeros dropped.
         let integerDigits: Int
+        /// The price × 10^fractionDigits, when that fits 18 digits (for the exact integer fast path).
+        var scaled: Int64? = nil
     }
 
     /// The most digits a scaled total may have to stay exact.
@@ -42,6 +44,14 @@ struct CartTotals {
             }
             guard fraction > 0, index == bytes.count else { return nil }
         }
+        // The digits as an integer when they fit: the Decimal is built from it
+        // (exactly the value the text spells) without parsing the text again.
+        if significant + fraction <= 18 {
+            var scaled: Int64 = 0
+            for byte in bytes where byte != 0x2E { scaled = scaled * 10 + Int64(byte - 0x30) }
+            let value = Decimal(sign: .plus, exponent: -fraction, significand: Decimal(scaled))
+            return Price(value: value, fractionDigits: fraction, integerDigits: significant, scaled: scaled)
+        }
         guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
         return Price(value: value, fractionDigits: fraction, integerDigits: significant)
     }
@@ -55,6 +65,41 @@ struct CartTotals {
     /// The exact sum of price × quantity, as text with the largest fraction digits of the terms.
     /// - Returns: `nil` when the sum would not be exact.
     static func total(of terms: [Term]) -> String? {
+        if let fast = integerTotal(of: terms) { return fast }
+        return decimalTotal(of: terms)
+    }
+
+    /// The same sum in exact 64-bit fixed point (units of 10^-scale), or `nil`
+    /// when some term or the sum does not fit (then `Decimal` does it). It gives
+    /// the text ``decimalTotal(of:)`` gives; CartTotalsTests compares the two.
+    static func integerTotal(of terms: [Term]) -> String? {
+        var scale = 0
+        for term in terms { scale = max(scale, term.price.fractionDigits) }
+        guard scale <= 18 else { return nil }
+        var sum: Int64 = 0
+        for term in terms {
+            guard let scaled = term.price.scaled, term.quantity >= 0 else { return nil }
+            var units = scaled
+            for _ in 0..<(scale - term.price.fractionDigits) {
+                let (next, overflow) = units.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                units = next
+            }
+            let (product, overflow) = units.multipliedReportingOverflow(by: Int64(term.quantity))
+            guard !overflow else { return nil }
+            let (next, sumOverflow) = sum.addingReportingOverflow(product)
+            guard !sumOverflow else { return nil }
+            sum = next
+        }
+        guard scale > 0 else { return String(sum) }
+        var divisor: Int64 = 1
+        for _ in 0..<scale { divisor *= 10 }
+        let fraction = String(sum % divisor)
+        return String(sum / divisor) + "." + String(repeating: "0", count: scale - fraction.count) + fraction
+    }
+
+    /// The sum in `Decimal`.
+    static func decimalTotal(of terms: [Term]) -> String? {
         let scale = terms.map(\.price.fractionDigits).max() ?? 0
         var sum = Decimal(0)
         let limit = Decimal(sign: .plus, exponent: maxDigits - 1 - scale, significand: 1)
