@@ -230,6 +230,7 @@ class DecoderCore<Source: DecodingSource> {
         if T.self == Double.self { return try decodeDouble(value, node, component) as? T }
         if T.self == JSONValue.self { return try jsonValue(value, node, component) as? T }
         if T.self == [String: JSONValue].self { return try jsonObject(value, node, component) as? T }
+        if T.self == [String: String].self { return try stringDictionary(value, node, component) as? T }
         if T.self == [JSONValue].self { return try jsonArray(value, node, component) as? T }
         if T.self == Date.self { return try decodeDate(value, node, component) as? T }
         if T.self == URL.self { return try decodeURL(value, node, component) as? T }
@@ -238,6 +239,27 @@ class DecoderCore<Source: DecodingSource> {
         if T.self == Int64.self { return try decodeInteger(Int64.self, value, node, component) as? T }
         if T.self == Data.self { return try decodeData(value, node, component) as? T }
         return nil
+    }
+
+    /// `value` as `[String: String]` in one pass over the members, when it is an
+    /// object of strings; `nil` otherwise, and the caller's generic path decodes it
+    /// (and reports the problem exactly as `Dictionary.init(from:)` does).
+    final func stringDictionary(
+        _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> [String: String]? {
+        guard let object = Source.object(value) else { return nil }
+        try checkDepth(node.appending(component))
+        var result: [String: String] = [:]
+        result.reserveCapacity(Source.count(of: object))
+        var allStrings = true
+        Source.forEachMember(of: object) { key, member in
+            guard allStrings, let string = Source.string(member) else {
+                allStrings = false
+                return
+            }
+            result[key] = string
+        }
+        return allStrings ? result : nil
     }
 
     // MARK: JSONValue
