@@ -601,24 +601,16 @@ private struct JSONParser {
     /// Checks the multi-byte sequence at `index` against Unicode's Table 3-7; returns the index after it.
     func validateUTF8Sequence(at index: Int) throws(JSONReadError) -> Int {
         let lead = input[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0x80...0xBF:
-            throw fail(.invalidUTF8, "invalid UTF-8: unexpected continuation byte 0x\(hex(UInt32(lead), digits: 2))", at: index)
-        case 0xC0, 0xC1:
-            throw fail(.invalidUTF8, "invalid UTF-8: overlong encoding (lead byte 0x\(hex(UInt32(lead), digits: 2)))", at: index)
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xED: length = 3; high = 0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; low = 0x90
-        case 0xF4: length = 4; high = 0x8F
-        case 0xF1...0xF3: length = 4
-        default:
-            throw fail(
-                .invalidUTF8, "invalid UTF-8: byte 0x\(hex(UInt32(lead), digits: 2)) never appears in UTF-8", at: index)
+        guard let (length, low, high) = UTF8LeadByte.bounds(lead) else {
+            switch lead {
+            case 0x80...0xBF:
+                throw fail(.invalidUTF8, "invalid UTF-8: unexpected continuation byte 0x\(hex(UInt32(lead), digits: 2))", at: index)
+            case 0xC0, 0xC1:
+                throw fail(.invalidUTF8, "invalid UTF-8: overlong encoding (lead byte 0x\(hex(UInt32(lead), digits: 2)))", at: index)
+            default:
+                throw fail(
+                    .invalidUTF8, "invalid UTF-8: byte 0x\(hex(UInt32(lead), digits: 2)) never appears in UTF-8", at: index)
+            }
         }
         guard index + length <= count else {
             throw fail(.invalidUTF8, "invalid UTF-8: truncated sequence at end of input", at: index)

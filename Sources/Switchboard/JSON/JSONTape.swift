@@ -704,20 +704,7 @@ private struct TapeParser {
 
     /// Unicode's Table 3-7, as ``JSONReader`` applies it; returns the index after the sequence.
     func validateUTF8Sequence(at index: Int) -> Int? {
-        let lead = base[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xED: length = 3; high = 0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; low = 0x90
-        case 0xF4: length = 4; high = 0x8F
-        case 0xF1...0xF3: length = 4
-        default: return nil
-        }
+        guard let (length, low, high) = UTF8LeadByte.bounds(base[index]) else { return nil }
         guard index + length <= count else { return nil }
         let second = base[index + 1]
         guard second >= low && second <= high else { return nil }
