@@ -205,3 +205,88 @@ with open("hostile/broken.json", "w") as f:
     f.write('[\n  {"name": "sdkReady"},\n  {"name": "productCartGetState"},\n]\n')
 with open("hostile/scalar.json", "w") as f:
     f.write('"sdkReady"\n')
+
+# Hostile: the rest of issue 7's list, each case at the boundary where one exists, ending with a
+# message that must still be handled. Depth counts the message object itself (level 1): the
+# default limit is 512 levels (JSONReader / DecodingOptions.maxDepth).
+def nested(depth, open_, close, inner="0"):
+    return open_ * depth + inner + close * depth
+
+DEEPEST = 512
+write("hostile/limits.ndjson", [
+    '{"name": "sdkReady", "id": "depth-512", "body": ' + nested(DEEPEST - 1, "[", "]") + '}',
+    '{"name": "sdkReady", "id": "depth-513", "body": ' + nested(DEEPEST, "[", "]") + '}',
+    '{"name": "sdkReady", "id": "objects-513", "body": ' + nested(DEEPEST, '{"a": ', "}") + '}',
+    {"name": "c" * 256, "id": "name-256-bytes"},
+    {"name": "\u20ac" * 85 + "c", "id": "name-256-bytes-multibyte"},
+    {"name": "c" * 257, "id": "name-257-bytes"},
+    {"name": "sdk\u0000Ready", "id": "name-nul"},
+    {"name": "sdk\nReady", "id": "name-newline"},
+    {"name": "sdkReady\u007f", "id": "name-del"},
+    {"name": "sdk\u0085Ready", "id": "name-c1-control"},
+    {"name": " ", "id": "name-space"},
+    '{"name": "sdkReady", "id": "lone-low", "body": "\\udc00"}',
+    '{"name": "sdkReady", "id": "high-then-letter", "body": "\\ud800\\u0041"}',
+    '{"name": "sdkReady", "id": "high-at-end", "body": "x\\ud83d"}',
+    '{"name": "sdkReady", "id": "pair", "body": "\\ud83d\\ude00"}',
+    '{"name": "sdkReady", "id": "infinity", "body": Infinity}',
+    '{"name": "sdkReady", "id": "minus-infinity", "body": -Infinity}',
+    '{"name": "sdkReady", "id": "nan", "body": NaN}',
+    '{"name": "sdkReady", "id": "huge-number", "body": 1e400}',
+    '{"name": "addCartLine", "id": "uint64-max", "body": {"merchandiseId": "m", "productId": "p", "quantity": 18446744073709551615, "attributes": {}}}',
+    '{"name": "addCartLine", "id": "uint64-max-plus-1", "body": {"merchandiseId": "m", "productId": "p", "quantity": 18446744073709551616, "attributes": {}}}',
+    '{"name": "addCartLine", "id": "int64-min-minus-1", "body": {"merchandiseId": "m", "productId": "p", "quantity": -9223372036854775809, "attributes": {}}}',
+    '{"name": "addCartLine", "id": "beyond-double", "body": {"merchandiseId": "m", "productId": "p", "quantity": -1e309, "attributes": {}}}',
+    '{"name": "addCartLine", "id": "exponent-integer", "body": {"merchandiseId": "m", "productId": "p", "quantity": 1e2, "attributes": {}}}',
+    '{"name": "sdkReady", "id": "duplicate-id", "id": "again"}',
+    '{"name": "sdkReady", "id": "duplicate-nested", "body": {"a": 1, "b": {"c": 1, "c": 2}}}',
+    '{"name": "sdkReady", "n\\u0061me": "escaped-duplicate"}',
+    "true",
+    "[]",
+    "{}",
+    '{"name": "addCartLine", "id": "body-string", "body": "merchandiseId"}',
+    '{"name": "addCartLine", "id": "body-number", "body": 7}',
+    '{"name": "addCartLine", "id": "body-bool", "body": false}',
+    '{"name": "productCartUpdate", "id": "body-array", "body": [{"offer": {}}]}',
+    '{"name": "wishlistEntryUpdate", "id": "id-wrong-container", "body": {"id": ["1234"], "isWishlisted": true}}',
+    '{"name": "sdkReady", "id": "bom-between-tokens",\ufeff "body": {}}',
+    '{"name": "sdkReady", "id": "bom-in-string", "body": "\ufeff"}',
+    {"name": "sdkReady", "id": "still-works"},
+])
+
+# Hostile inputs too large to keep in the repository (a 10 MB line, nesting 100,000 deep) are kept
+# as specs: each spec line is a JSON array of [text, count] pairs, and the input line it stands for
+# is each text repeated count times. The tests expand the spec the same way at test time
+# (GeneratedInput in Tests/SwitchboardCLITests, expandFixtureSpec in Tests/SwitchboardTestingTests);
+# the expanded X.ndjson written here is for running the CLI by hand and is not committed (.gitignore).
+DEEP = 100_000
+TEN_MB = 10_000_000
+
+def write_spec(stem, lines):
+    with open(stem + ".spec", "w", encoding="utf-8", newline="\n") as f:
+        for parts in lines:
+            f.write(json.dumps(parts, ensure_ascii=True, separators=(",", ":")) + "\n")
+    with open(stem + ".spec", encoding="utf-8") as spec, open(stem + ".ndjson", "wb") as out:
+        for spec_line in spec:
+            out.write("".join(text * count for text, count in json.loads(spec_line)).encode("utf-8") + b"\n")
+
+# At the default line limit (1 MiB).
+write_spec("hostile/huge", [
+    [['{"name":"sdkReady","id":"arrays-100000-deep","body":', 1], ["[", DEEP], ["]", DEEP], ["}", 1]],
+    [['{"name":"sdkReady","id":"objects-100000-deep","body":', 1], ['{"a":', DEEP], ["0", 1], ["}", DEEP], ["}", 1]],
+    [['{"name":"sdkReady","id":"unclosed-100000-deep","body":', 1], ["[", DEEP]],
+    [['{"name":"sdkReady","id":"after-deep"}', 1]],
+    [['{"name":"addCartLine","id":"ten-mb","body":{"merchandiseId":"m","productId":"p","quantity":1,"attributes":{"note":"', 1],
+     ["x", TEN_MB], ['"}}}', 1]],
+    [['{"name":"sdkReady","id":"after-ten-mb"}', 1]],
+])
+# With --max-line-bytes 16777216 (huge-allowed.args): a 10 MB line is read, decoded and handled.
+write_spec("hostile/huge-allowed", [
+    [['{"name":"addCartLine","id":"ten-mb","body":{"merchandiseId":"m","productId":"p","quantity":1,"attributes":{"note":"', 1],
+     ["x", TEN_MB], ['"}}}', 1]],
+    [[" ", TEN_MB], ['{"name":"sdkReady","id":"after-ten-mb-of-spaces"}', 1]],
+    [['{"name":"sdkReady","id":"arrays-100000-deep","body":', 1], ["[", DEEP], ["]", DEEP], ["}", 1]],
+    [['{"name":"sdkReady","id":"still-works"}', 1]],
+])
+with open("hostile/huge-allowed.args", "w") as f:
+    f.write("--max-line-bytes\n16777216\n")

@@ -83,9 +83,15 @@ private final class Collected: @unchecked Sendable {
 }
 
 /// One fixture: an input file under `Fixtures/`, its expected output, and its extra arguments.
+///
+/// An input too large to keep in the repository (a 10 MB line, nesting 100,000
+/// deep) is kept as a small spec, `X.spec` (see ``GeneratedInput``), and
+/// generated at test time; `Fixtures/make_fixtures.py` writes the same bytes.
 struct Fixture: Sendable, CustomStringConvertible {
     /// The input's path relative to the package root, as passed to the binary (and echoed as `source`).
     let path: String
+    /// For a generated input, the spec's path relative to the package root.
+    var specPath: String? = nil
     /// `X.expected.ndjson` beside `X.ndjson` / `X.json`.
     var expectedPath: String { stem + ".expected.ndjson" }
     /// `X.args`: extra arguments, one per line.
@@ -98,17 +104,25 @@ struct Fixture: Sendable, CustomStringConvertible {
 
     var description: String { path }
 
-    /// Every input under `Fixtures/`, sorted.
+    /// Every input under `Fixtures/`, sorted; a spec stands for the input it generates
+    /// (and replaces a copy of it that `make_fixtures.py` may have written).
     static let all: [Fixture] = {
         let root = CLI.packageRoot.appendingPathComponent("Fixtures")
         guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
-        var found: [Fixture] = []
+        var found: [String: Fixture] = [:]
         while let relative = walker.nextObject() as? String {
+            if relative.hasSuffix(".spec") {
+                let input = "Fixtures/" + relative.dropLast(".spec".count) + ".ndjson"
+                found[input] = Fixture(path: input, specPath: "Fixtures/" + relative)
+                continue
+            }
             let isInput = (relative.hasSuffix(".ndjson") || relative.hasSuffix(".json"))
                 && !relative.hasSuffix(".expected.ndjson")
-            if isInput { found.append(Fixture(path: "Fixtures/" + relative)) }
+            if isInput && found["Fixtures/" + relative] == nil {
+                found["Fixtures/" + relative] = Fixture(path: "Fixtures/" + relative)
+            }
         }
-        return found.sorted { $0.path < $1.path }
+        return found.values.sorted { $0.path < $1.path }
     }()
 
     func contents(of relative: String) throws -> Data {
@@ -118,6 +132,42 @@ struct Fixture: Sendable, CustomStringConvertible {
     var extraArguments: [String] {
         guard let data = try? contents(of: argumentsPath) else { return [] }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Where to run the binary so that `path` names the input: the package root,
+    /// or for a generated input a temporary directory holding it at `path`.
+    /// - Returns: the directory, and whether the caller should remove it.
+    func workingDirectory() throws -> (URL, temporary: Bool) {
+        guard let specPath else { return (CLI.packageRoot, false) }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchboard-fixture-\(UUID().uuidString)", isDirectory: true)
+        let input = directory.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try GeneratedInput.expand(contents(of: specPath)).write(to: input)
+        return (directory, true)
+    }
+}
+
+/// A large hostile input described by a small spec: each line of the spec is a
+/// JSON array of `[text, count]` pairs, and the input line it stands for is each
+/// text repeated count times, in order. `Fixtures/make_fixtures.py` expands it the same way.
+enum GeneratedInput {
+    struct BadSpec: Error {}
+
+    static func expand(_ spec: Data) throws -> Data {
+        var output = Data()
+        for line in spec.split(separator: 0x0A) where !line.isEmpty {
+            guard let parts = try JSONSerialization.jsonObject(with: Data(line)) as? [[Any]] else { throw BadSpec() }
+            for part in parts {
+                guard part.count == 2, let text = part[0] as? String, let count = part[1] as? Int else {
+                    throw BadSpec()
+                }
+                output.append(contentsOf: String(repeating: text, count: count).utf8)
+            }
+            output.append(0x0A)
+        }
+        return output
     }
 }
 
@@ -133,8 +183,16 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
     posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let argv: [UnsafeMutablePointer<CChar>?] = ([binary.path] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    // Under AddressSanitizer (the CI's ASan run builds the binary with it), freed memory sits
+    // in a quarantine of up to 256 MB before reuse, which is ASan's memory, not the program's:
+    // measure this child without it. Without ASan the variable is ignored.
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASAN_OPTIONS"] = (environment["ASAN_OPTIONS"].map { $0 + ":" } ?? "")
+        + "quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
     var pid = pid_t()
-    let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, envp)
     guard spawned == 0 else { throw CocoaError(.executableLoad) }
     var status: Int32 = 0
     var usage = rusage()

@@ -13,7 +13,9 @@ extension CLIEndToEnd {
         @Test(arguments: Fixture.all)
         func replayingAFixtureGivesItsExpectedOutput(_ fixture: Fixture) async throws {
             let expected = try fixture.contents(of: fixture.expectedPath)
-            let run = try await CLI.run(["--quiet"] + fixture.extraArguments + [fixture.path])
+            let (directory, temporary) = try fixture.workingDirectory()
+            defer { if temporary { try? FileManager.default.removeItem(at: directory) } }
+            let run = try await CLI.run(["--quiet"] + fixture.extraArguments + [fixture.path], in: directory)
             let actualLines = run.outputLines
             let expectedLines = String(decoding: expected, as: UTF8.self)
                 .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

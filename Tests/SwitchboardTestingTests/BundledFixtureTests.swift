@@ -8,47 +8,141 @@ let bundledFixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures", isDirectory: true)
 
-/// Every bundled fixture file (none while `Fixtures/` does not exist yet).
-let bundledFixtureFiles: [URL] = (try? Fixture.messageFiles(in: bundledFixtures, recursively: true)) ?? []
+/// One bundled fixture input: a file, or an input generated from a small spec
+/// (`X.spec` stands for `X.ndjson`; see ``expandFixtureSpec(_:)``).
+struct BundledFixture: Sendable, CustomStringConvertible {
+    /// The input's path (for a generated input, where make_fixtures.py writes it).
+    let url: URL
+    /// The spec, for a generated input.
+    let spec: URL?
 
-@Suite struct BundledFixtureTests {
-    /// Each fixture loads, and its messages and malformed entries sit on exactly
-    /// the lines the CLI's expected output (`*.expected.ndjson`) has lines for.
-    // Fixtures/hostile/ exercises the CLI's strict wire parsing (duplicate keys, trailing
-    // content, invalid channel names, BOMs, line limits, non-message documents), which
-    // `Fixture`'s loader does not apply yet: compared once it reads through Switchboard/Wire.
-    @Test(arguments: bundledFixtureFiles.filter { !$0.pathComponents.contains("hostile") })
-    func loadsLikeTheCLIReadsIt(url: URL) throws {
-        let fixture = try Fixture(contentsOf: url)
-        let expectedURL = url.deletingPathExtension().appendingPathExtension("expected.ndjson")
-        guard let expected = try? Data(contentsOf: expectedURL) else { return }
-        var expectedLines: [Int: String] = [:]
-        for line in expected.split(separator: 0x0A) where !line.isEmpty {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
-            if let number = object["line"] as? Int {
-                expectedLines[number] = object["outcome"] as? String
+    var description: String { url.path.replacingOccurrences(of: bundledFixtures.path + "/", with: "") }
+
+    /// `X.expected.ndjson`: the CLI's output for the input.
+    var expectedURL: URL { url.deletingPathExtension().appendingPathExtension("expected.ndjson") }
+
+    /// The limits the CLI runs the fixture with: `X.args` may set `--max-line-bytes`.
+    var limits: WireSession.Options {
+        var limits = WireSession.Options()
+        let argumentsURL = url.deletingPathExtension().appendingPathExtension("args")
+        if let text = try? String(contentsOf: argumentsURL, encoding: .utf8) {
+            let arguments = text.split(separator: "\n").map(String.init)
+            if let flag = arguments.firstIndex(of: "--max-line-bytes"), flag + 1 < arguments.count,
+                let limit = Int(arguments[flag + 1])
+            {
+                limits.maxLineBytes = limit
             }
         }
-        let messageLines = Set(fixture.messages.map(\.line))
-        let malformedLines = Set(fixture.malformed.map(\.line))
-        #expect(messageLines.union(malformedLines) == Set(expectedLines.keys), "\(url.lastPathComponent)")
-        #expect(
-            Set(expectedLines.filter { $0.value == "malformed" }.keys) == malformedLines,
-            "\(url.lastPathComponent)")
+        return limits
+    }
+
+    /// Loads it as a user of SwitchboardTesting would, with the CLI's limits.
+    func load() throws(FixtureError) -> Fixture {
+        guard let spec else { return try Fixture(contentsOf: url, limits: limits) }
+        guard let data = try? expandFixtureSpec(Data(contentsOf: spec)) else {
+            throw .unreadable(spec, "not a fixture spec")
+        }
+        return Fixture(ndjson: data, source: url, limits: limits)
+    }
+}
+
+/// Expands a fixture spec: each line is a JSON array of `[text, count]` pairs,
+/// and stands for one input line, each text repeated count times
+/// (`Fixtures/make_fixtures.py` and the CLI tests expand it the same way).
+func expandFixtureSpec(_ spec: Data) throws -> Data {
+    struct BadSpec: Error {}
+    var output = Data()
+    for line in spec.split(separator: 0x0A) where !line.isEmpty {
+        guard let parts = try JSONSerialization.jsonObject(with: Data(line)) as? [[Any]] else { throw BadSpec() }
+        for part in parts {
+            guard part.count == 2, let text = part[0] as? String, let count = part[1] as? Int else { throw BadSpec() }
+            output.append(contentsOf: String(repeating: text, count: count).utf8)
+        }
+        output.append(0x0A)
+    }
+    return output
+}
+
+/// Every bundled fixture input, sorted; a spec replaces a generated copy of its input.
+let bundledFixtureInputs: [BundledFixture] = {
+    var inputs: [URL: BundledFixture] = [:]
+    for url in (try? Fixture.messageFiles(in: bundledFixtures, recursively: true)) ?? [] {
+        inputs[url] = BundledFixture(url: url, spec: nil)
+    }
+    let walker = FileManager.default.enumerator(at: bundledFixtures, includingPropertiesForKeys: nil)
+    while let url = walker?.nextObject() as? URL {
+        guard url.pathExtension == "spec" else { continue }
+        let input = url.deletingPathExtension().appendingPathExtension("ndjson")
+        inputs[input] = BundledFixture(url: input, spec: url)
+    }
+    return inputs.values.sorted { $0.url.path < $1.url.path }
+}()
+
+/// Loads a fixture on a Dispatch thread: the generated inputs take a while to
+/// read in a debug build, and must not hold up Swift's cooperative pool (one
+/// thread per core), where other tests wait for replies.
+func loadOffThePool(_ fixture: BundledFixture) async throws(FixtureError) -> Fixture {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Fixture, FixtureError>, Never>) in
+        DispatchQueue.global().async {
+            continuation.resume(returning: Result { () throws(FixtureError) -> Fixture in try fixture.load() })
+        }
+    }
+    return try result.get()
+}
+
+@Suite struct BundledFixtureTests {
+    @Test func theHostileFixturesAreAmongThem() {
+        let hostile = bundledFixtureInputs.filter { $0.url.pathComponents.contains("hostile") }
+        #expect(hostile.count >= 8)
+        #expect(hostile.contains { $0.spec != nil }, "the generated inputs (10 MB line, deep nesting) are included")
+    }
+
+    /// Each fixture loads as the CLI reads it: its messages and malformed entries
+    /// sit on exactly the lines the CLI's expected output (`*.expected.ndjson`)
+    /// has, and each malformed entry carries the CLI's own message. A `.json`
+    /// document the CLI rejects whole is refused with the CLI's message.
+    @Test(arguments: bundledFixtureInputs)
+    func loadsLikeTheCLIReadsIt(fixture: BundledFixture) async throws {
+        let expected = try Data(contentsOf: fixture.expectedURL)
+        var outcomes: [Int: (kind: String, message: String?)] = [:]
+        for line in expected.split(separator: 0x0A) where !line.isEmpty {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+            let number = try #require(object["line"] as? Int)
+            let kind = try #require(object["outcome"] as? String)
+            outcomes[number] = (kind, (object["error"] as? [String: Any])?["message"] as? String)
+        }
+        let loaded: Fixture
+        do {
+            loaded = try await loadOffThePool(fixture)
+        } catch {
+            guard case .notAMessageDocument(_, let reason) = error else { throw error }
+            #expect(outcomes.count == 1, "\(fixture): the CLI rejects the whole document")
+            #expect(outcomes.values.first?.kind == "malformed")
+            #expect(outcomes.values.first?.message == reason, "\(fixture)")
+            return
+        }
+        let malformed = outcomes.filter { $0.value.kind == "malformed" }
+        #expect(Set(loaded.messages.map(\.line)) == Set(outcomes.keys).subtracting(malformed.keys), "\(fixture)")
+        #expect(Set(loaded.malformed.map(\.line)) == Set(malformed.keys), "\(fixture)")
+        for entry in loaded.malformed {
+            #expect(entry.reason == malformed[entry.line]?.message, "\(fixture) line \(entry.line)")
+        }
     }
 
     /// Each fixture replays through a router with no handlers without a crash,
     /// one result per message, every message accounted for.
-    @Test(arguments: bundledFixtureFiles)
-    func replaysThroughARouter(url: URL) async throws {
-        let loaded = Result { () throws(FixtureError) -> Fixture in try Fixture(contentsOf: url) }
-        if case .failure(.notAMessageDocument) = loaded, url.pathComponents.contains("hostile") {
+    @Test(arguments: bundledFixtureInputs)
+    func replaysThroughARouter(fixture: BundledFixture) async throws {
+        let messages: [FixtureMessage]
+        do {
+            messages = try await loadOffThePool(fixture).messages
+        } catch {
+            guard case .notAMessageDocument = error, fixture.url.pathComponents.contains("hostile") else { throw error }
             return  // a hostile document that is deliberately not a message document
         }
-        let fixture = try loaded.get()
         let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(100)))
-        let results = await router.replay(fixture, replyTimeout: .milliseconds(200))
-        #expect(results.count == fixture.messages.count)
-        #expect(results.allSatisfy { ["unhandled", "invalidChannel"].contains($0.kind) })
+        let results = await router.replay(messages, replyTimeout: .milliseconds(200))
+        #expect(results.count == messages.count)
+        #expect(results.allSatisfy { $0.kind == "unhandled" })
     }
 }

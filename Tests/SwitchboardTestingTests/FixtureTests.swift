@@ -21,7 +21,40 @@ import Testing
         #expect(fixture.messages[0].body.isAbsent)
         #expect(!fixture.messages[2].body.isAbsent)  // `null` is a body, not an absent one
         #expect(fixture.malformed.map(\.line) == [5, 6, 7])
-        #expect(fixture.malformed.map(\.reason) == ["not JSON", "not a JSON object", "no string \"name\""])
+        // The CLI's own messages: the fixture is read by the same wire reader.
+        #expect(fixture.malformed.map(\.reason) == [
+            "not valid JSON: invalid literal 'not', expected a value at byte 0 (column 1)",
+            "a message must be a JSON object, found an array",
+            "\"name\" must be a string, found a number",
+        ])
+    }
+
+    @Test func readsAsStrictlyAsTheCLI() {
+        let text = """
+            {"name":"sdkReady","name":"other"}
+            {"name":"sdkReady","body":[1,],"id":"trailing-comma"}
+            {"name":"sdk\\u0000Ready"}
+            {"name":"sdkReady","body":"\\udc00"}
+            {"name":"sdkReady","body":NaN}
+            {"name":"sdkReady","id":"kept","body":{"price":1e400}}
+            """
+        let invalidUTF8 = Data(#"{"name":"sdk"#.utf8) + Data([0xFF]) + Data(#"Ready"}"#.utf8)
+        let fixture = Fixture(ndjson: Data((text + "\n").utf8) + invalidUTF8)
+        #expect(fixture.messages.map(\.id) == ["kept"])
+        #expect(fixture.malformed.map(\.line) == [1, 2, 3, 4, 5, 7])
+        #expect(fixture.malformed[0].reason.contains("duplicate key \"name\""))
+        #expect(fixture.malformed[2].reason == "invalid \"name\": channel name holds control character U+0000 at offset 3")
+        #expect(fixture.malformed[5].reason.hasPrefix("not valid UTF-8"))
+    }
+
+    @Test func aLineOverTheLimitIsMalformedAndTheNextStillLoads() {
+        let long = #"{"name":"sdkReady","id":"long","body":"\#(String(repeating: "x", count: 100))"}"#
+        let text = long + "\n" + #"{"name":"sdkReady","id":"short"}"#
+        var limits = WireSession.Options()
+        limits.maxLineBytes = 64
+        let fixture = Fixture(ndjson: Data(text.utf8), limits: limits)
+        #expect(fixture.messages.map(\.id) == ["short"])
+        #expect(fixture.malformed.map(\.reason) == ["line is \(long.utf8.count) bytes long; the limit is 64 (--max-line-bytes)"])
     }
 
     @Test func jsonHoldsOneMessageOrAnArray() throws {
@@ -78,14 +111,18 @@ import Testing
             {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":3,"attributes":{}}}
             {"name":"getCount"}
             """.utf8))
+        #expect(fixture.malformed.map(\.line) == [7], "an empty channel name is malformed, as the CLI says")
         let results = await app.router.replay(fixture)
         #expect(results.map(\.kind) == [
-            "handled", "handled", "replied", "invalid", "failed", "unhandled", "invalidChannel", "handled", "replied",
+            "handled", "handled", "replied", "invalid", "failed", "unhandled", "handled", "replied",
         ])
         // The reply to the first getCount came before the next message: state applies in input order.
         #expect(results[2].replyValue?.value(as: Int.self) == 2)
         #expect(results[2].message.id == "c1")
-        #expect(results[8].replyValue?.value(as: Int.self) == 5)
+        #expect(results[7].replyValue?.value(as: Int.self) == 5)
+        // A message built in code may still carry an invalid name; the router says so.
+        let invalid = await app.router.replay([FixtureMessage(name: "")])
+        #expect(invalid.map(\.kind) == ["invalidChannel"])
         #expect(results[5].failure?.kind == "noResponder")
     }
 

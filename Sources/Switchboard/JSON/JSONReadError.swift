@@ -40,6 +40,8 @@ public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible 
         case duplicateKey(String)
         /// Arrays and objects nested deeper than the limit; the payload is the limit.
         case nestingTooDeep(limit: Int)
+        /// The input is longer than the limit, in bytes; the payload is the limit.
+        case tooLarge(limit: Int)
     }
 
     /// What kind of problem this is.

@@ -1,4 +1,8 @@
 extension MessageBody {
+    /// The longest JSON text ``init(jsonBytes:maxDepth:maxBytes:)-(UnsafeBufferPointer<UInt8>,_,_)``
+    /// accepts by default: 1 MiB, the same as the CLI's `--max-line-bytes` default.
+    public static let defaultMaxJSONBytes = 1 << 20
+
     /// Parses JSON text (UTF-8 bytes) into a body that decodes straight from the
     /// bytes: the strict reader records where each value is, and the decoder
     /// reads fields from there (no `Any` boxes, no ``JSONValue`` tree).
@@ -13,8 +17,18 @@ extension MessageBody {
     /// - Parameters:
     ///   - bytes: the whole JSON text; only whitespace may follow the value.
     ///   - maxDepth: the deepest nesting of arrays and objects accepted.
-    /// - Throws: ``JSONReadError`` saying what is wrong and where.
-    public init(jsonBytes bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(JSONReadError) {
+    ///   - maxBytes: the longest text accepted, in bytes (``defaultMaxJSONBytes``, 1 MiB, as the CLI's line limit).
+    /// - Throws: ``JSONReadError`` saying what is wrong and where; a text over
+    ///   `maxBytes` is ``JSONReadError/Kind/tooLarge(limit:)`` and is not read at all.
+    public init(
+        jsonBytes bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512, maxBytes: Int = MessageBody.defaultMaxJSONBytes
+    ) throws(JSONReadError) {
+        if bytes.count > maxBytes {
+            let limit = max(0, maxBytes)
+            throw JSONReadError(
+                .tooLarge(limit: limit), "the text is \(bytes.count) bytes long; the limit is \(limit) (maxBytes)",
+                at: limit, in: bytes)
+        }
         if let tape = JSONTape.parse(bytes, maxDepth: maxDepth) {
             self.init(storage: .tape(tape, index: 0))
             return
@@ -25,14 +39,19 @@ extension MessageBody {
     }
 
     /// Parses JSON text into a body that decodes straight from the bytes.
-    /// See ``init(jsonBytes:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)``.
+    /// See ``init(jsonBytes:maxDepth:maxBytes:)-(UnsafeBufferPointer<UInt8>,_,_)``.
     /// - Parameters:
     ///   - bytes: the whole JSON text.
     ///   - maxDepth: the deepest nesting accepted.
+    ///   - maxBytes: the longest text accepted, in bytes.
     /// - Throws: ``JSONReadError``.
-    public init(jsonBytes bytes: [UInt8], maxDepth: Int = 512) throws(JSONReadError) {
+    public init(jsonBytes bytes: [UInt8], maxDepth: Int = 512, maxBytes: Int = MessageBody.defaultMaxJSONBytes)
+        throws(JSONReadError)
+    {
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONReadError) -> MessageBody in try MessageBody(jsonBytes: buffer, maxDepth: maxDepth) }
+            Result { () throws(JSONReadError) -> MessageBody in
+                try MessageBody(jsonBytes: buffer, maxDepth: maxDepth, maxBytes: maxBytes)
+            }
         }
         self = try result.get()
     }

@@ -130,13 +130,23 @@ public struct WireMalformed: Error, Sendable, Hashable, CustomStringConvertible 
         WireMalformed(message: "line is \(byteCount) bytes long; the limit is \(limit) (--max-line-bytes)")
     }
 
+    /// A `.json` input larger than the document limit.
+    package static func documentTooLarge(limit: Int) -> WireMalformed {
+        WireMalformed(message: "the document is larger than \(limit) bytes, the limit for a .json input")
+    }
+
+    /// A `.json` input that is neither a message object nor an array.
+    package static func notAMessageDocument(found value: JSONValue) -> WireMalformed {
+        WireMalformed(message: "a .json input must hold a message object or an array of them, found \(value.kindName)")
+    }
+
     /// The message.
     public var description: String { message }
 }
 
 extension JSONValue {
     /// `an object`, `a string`, … for error messages.
-    var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"

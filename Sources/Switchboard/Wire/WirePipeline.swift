@@ -105,9 +105,7 @@ public struct WirePipeline: Sendable {
             case .some(let bytes):
                 document = bytes
             case .none:
-                let problem = WireMalformed(
-                    message: "the document is larger than \(maxDocumentBytes) bytes, the limit for a .json input")
-                try sink.emit(session.malformed(problem, line: 1, source: input.source))
+                try sink.emit(session.malformed(.documentTooLarge(limit: maxDocumentBytes), line: 1, source: input.source))
                 return
             }
             let value: JSONValue
@@ -126,9 +124,7 @@ public struct WirePipeline: Sendable {
             case .object:
                 try sink.emit(session.process(value: value, line: 1, source: input.source))
             default:
-                let problem = WireMalformed(
-                    message: "a .json input must hold a message object or an array of them, found \(value.kindName)")
-                try sink.emit(session.malformed(problem, line: 1, source: input.source))
+                try sink.emit(session.malformed(.notAMessageDocument(found: value), line: 1, source: input.source))
             }
         }
     }
@@ -155,7 +151,7 @@ public struct WirePipeline: Sendable {
 
 extension WireLineReader {
     /// `bytes` without a leading UTF-8 byte-order mark.
-    static func strippingBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    package static func strippingBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         if bytes.starts(with: bom) { return bytes.dropFirst(3) }
         return bytes[...]
     }

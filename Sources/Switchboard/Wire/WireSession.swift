@@ -175,7 +175,7 @@ public struct WireSession: Sendable {
     }
 
     /// Whether the line holds only JSON whitespace other than newlines (spaces, tabs, `\r`), or nothing.
-    static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D {
             return false
         }

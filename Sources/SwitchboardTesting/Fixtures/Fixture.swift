@@ -3,11 +3,12 @@ import Switchboard
 
 /// One message of a fixture file: `{"name": "<channel>", "body": <any JSON>, "id": <string or number>}`.
 public struct FixtureMessage: Sendable {
-    /// The channel name, as written (it may be invalid; the router then says so).
+    /// The channel name (a file's messages always have a valid one; one built
+    /// in code may not, and the router then says so).
     public let name: String
     /// The body; ``MessageBody/absent`` when the object has no `"body"` key.
     public let body: MessageBody
-    /// The `"id"`, when given (a number is kept as its text).
+    /// The `"id"`, when given (a number is kept as its exact JSON text, `1.50` stays `1.50`).
     public let id: String?
     /// Where the message is: the 1-based physical line of an `.ndjson` file, or
     /// the 1-based index of the element of a `.json` array (1 for a single object).
@@ -38,9 +39,19 @@ public struct MalformedFixtureLine: Sendable, CustomStringConvertible {
 
 /// The messages of one fixture file, in order, and the entries that are not messages.
 ///
-/// Two formats, as the `switchboard` CLI reads them:
-/// - `*.ndjson`: one JSON message object per line; blank lines are skipped.
+/// Two formats, read exactly as the `switchboard` CLI reads them (through
+/// Switchboard's wire reader, so the same input is a message, or malformed for
+/// the same reason, in both):
+/// - `*.ndjson`: one JSON message object per line; blank lines (only spaces,
+///   tabs and `\r`) are skipped; a line longer than
+///   ``WireSession/Options/maxLineBytes`` is malformed.
 /// - `*.json`: one message object, or an array of them.
+///
+/// Parsing is strict (RFC 8259): invalid UTF-8, lone surrogates, duplicate
+/// keys, trailing commas, `NaN`, nesting deeper than the reader's limit, a
+/// byte-order mark anywhere but at the very start, an invalid channel name and
+/// an `id` that is neither a string nor a number all make an entry malformed,
+/// with the CLI's message.
 ///
 /// ```swift
 /// let fixture = try Fixture(contentsOf: url)
@@ -63,9 +74,12 @@ public struct Fixture: Sendable {
     }
 
     /// Loads a `.json` or `.ndjson` fixture file.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - limits: the line limit and JSON reader (nesting limit) to apply, as the CLI's `--max-line-bytes` does.
     /// - Throws: ``FixtureError`` when the file cannot be read, has another
     ///   extension, or (for `.json`) is not a JSON object or array.
-    public init(contentsOf url: URL) throws(FixtureError) {
+    public init(contentsOf url: URL, limits: WireSession.Options = WireSession.Options()) throws(FixtureError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -73,60 +87,81 @@ public struct Fixture: Sendable {
             throw .unreadable(url, "\(error)")
         }
         switch url.pathExtension.lowercased() {
-        case "ndjson": self = Fixture(ndjson: data, source: url)
-        case "json": self = try Fixture(json: data, source: url)
+        case "ndjson": self = Fixture(ndjson: data, source: url, limits: limits)
+        case "json": self = try Fixture(json: data, source: url, limits: limits)
         default: throw .unsupportedFormat(url)
         }
     }
 
-    /// Parses NDJSON: one message object per line, blank lines skipped.
-    public init(ndjson data: Data, source: URL? = nil) {
+    /// Parses NDJSON: one message object per line, blank lines skipped, a
+    /// byte-order mark at the very start stripped (as the CLI reads standard input).
+    /// - Parameters:
+    ///   - data: the bytes.
+    ///   - source: the file they came from, if any.
+    ///   - limits: the line limit and JSON reader to apply.
+    public init(ndjson data: Data, source: URL? = nil, limits: WireSession.Options = WireSession.Options()) {
         var messages: [FixtureMessage] = []
         var malformed: [MalformedFixtureLine] = []
-        let bytes = [UInt8](data)
-        var start = 0
-        var line = 0
-        while start <= bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            line += 1
-            var slice = bytes[start..<end]
-            if slice.last == 0x0D { slice = slice.dropLast() }
-            start = end + 1
-            if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-                if end == bytes.count { break }
-                continue
+        var input = MemorySource([UInt8](data))
+        let reader = WireLineReader(maxLineBytes: limits.maxLineBytes)
+        do {
+            try reader.forEachLine(in: &input) { (number: Int, line: WireLine) in
+                switch line {
+                case .oversized(let count):
+                    let problem = WireMalformed.oversized(byteCount: count, limit: limits.maxLineBytes)
+                    malformed.append(MalformedFixtureLine(line: number, reason: problem.message))
+                case .bytes(let bytes):
+                    if WireSession.isBlank(bytes) { return }
+                    switch WireMessage.parse(bytes, reader: limits.reader) {
+                    case .success(let message):
+                        messages.append(FixtureMessage(message, line: number, source: source))
+                    case .failure(let problem):
+                        malformed.append(MalformedFixtureLine(line: number, reason: problem.message))
+                    }
+                }
             }
-            switch Fixture.message(from: Data(slice), line: line, source: source) {
-            case .success(let message): messages.append(message)
-            case .failure(let problem): malformed.append(MalformedFixtureLine(line: line, reason: problem.reason))
-            }
+        } catch {
+            // A memory source never fails to read, and the callback never throws.
         }
         self.init(messages: messages, malformed: malformed, source: source)
     }
 
     /// Parses a JSON document holding one message object or an array of them.
-    /// - Throws: ``FixtureError/notAMessageDocument(_:_:)`` when it is neither.
-    public init(json data: Data, source: URL? = nil) throws(FixtureError) {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw .notAMessageDocument(source, "not JSON: \(error)")
+    /// - Parameters:
+    ///   - data: the document.
+    ///   - source: the file it came from, if any.
+    ///   - limits: the JSON reader to apply (its nesting limit).
+    /// - Throws: ``FixtureError/notAMessageDocument(_:_:)`` when it is neither,
+    ///   with the message the CLI gives for it.
+    public init(json data: Data, source: URL? = nil, limits: WireSession.Options = WireSession.Options())
+        throws(FixtureError)
+    {
+        let maxDocumentBytes = WirePipeline().maxDocumentBytes
+        guard data.count <= maxDocumentBytes else {
+            throw .notAMessageDocument(source, WireMalformed.documentTooLarge(limit: maxDocumentBytes).message)
         }
-        let elements: [Any]
-        if let array = root as? [Any] {
-            elements = array
-        } else if root is [String: Any] {
-            elements = [root]
-        } else {
-            throw .notAMessageDocument(source, "expected a message object or an array of them")
+        let bytes = WireLineReader.strippingBOM([UInt8](data))
+        let root: JSONValue
+        do {
+            root = try limits.reader.read(bytes)
+        } catch {
+            throw .notAMessageDocument(source, WireMalformed(readError: error).message)
+        }
+        let elements: [JSONValue]
+        switch root {
+        case .array(let array): elements = array
+        case .object: elements = [root]
+        default:
+            throw .notAMessageDocument(source, WireMalformed.notAMessageDocument(found: root).message)
         }
         var messages: [FixtureMessage] = []
         var malformed: [MalformedFixtureLine] = []
         for (index, element) in elements.enumerated() {
-            switch Fixture.message(from: element, line: index + 1, source: source) {
-            case .success(let message): messages.append(message)
-            case .failure(let problem): malformed.append(MalformedFixtureLine(line: index + 1, reason: problem.reason))
+            switch WireMessage.parse(value: element) {
+            case .success(let message):
+                messages.append(FixtureMessage(message, line: index + 1, source: source))
+            case .failure(let problem):
+                malformed.append(MalformedFixtureLine(line: index + 1, reason: problem.message))
             }
         }
         self.init(messages: messages, malformed: malformed, source: source)
@@ -173,44 +208,14 @@ public struct Fixture: Sendable {
         if lower.hasSuffix(".expected.ndjson") || lower.hasSuffix(".expected.json") { return false }
         return lower.hasSuffix(".ndjson") || lower.hasSuffix(".json")
     }
+}
 
-    struct Problem: Error {
-        let reason: String
-    }
-
-    static func message(from line: Data, line number: Int, source: URL?) -> Result<FixtureMessage, Problem> {
-        guard String(data: line, encoding: .utf8) != nil else { return .failure(Problem(reason: "not valid UTF-8")) }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])
-        } catch {
-            return .failure(Problem(reason: "not JSON"))
-        }
-        return message(from: object, line: number, source: source)
-    }
-
-    static func message(from object: Any, line: Int, source: URL?) -> Result<FixtureMessage, Problem> {
-        guard let object = object as? [String: Any] else {
-            return .failure(Problem(reason: "not a JSON object"))
-        }
-        guard let name = object["name"] as? String else {
-            return .failure(Problem(reason: "no string \"name\""))
-        }
-        var id: String?
-        switch object["id"] {
-        case nil, is NSNull: id = nil
-        case let text as String: id = text
-        case let number as NSNumber where !Fixture.isBool(number): id = number.stringValue
-        default: return .failure(Problem(reason: "\"id\" is neither a string nor a number"))
-        }
-        let body = object.keys.contains("body") ? MessageBody(object["body"]) : .absent
-        return .success(FixtureMessage(name: name, body: body, id: id, line: line, source: source))
-    }
-
-    /// Whether an `NSNumber` from `JSONSerialization` holds a Boolean.
-    static func isBool(_ number: NSNumber) -> Bool {
-        // Foundation gives Booleans their own NSNumber subclass (`__NSCFBoolean`) on every platform.
-        String(describing: type(of: number)).contains("Boolean")
+extension FixtureMessage {
+    /// A message read by the wire reader, at `line` of `source`.
+    init(_ message: WireMessage, line: Int, source: URL?) {
+        self.init(
+            name: message.channel.name, body: message.body.map { MessageBody(json: $0) } ?? .absent,
+            id: message.id?.text, line: line, source: source)
     }
 }
 

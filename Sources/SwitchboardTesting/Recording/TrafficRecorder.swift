@@ -139,7 +139,7 @@ public enum Redaction {
         case let bool as Bool where type(of: value) == Bool.self:
             return bool
         case let number as NSNumber:
-            if Fixture.isBool(number) { return number }
+            if isBool(number) { return number }
             return number.doubleValue.isFinite ? number : String(describing: number)
         case let date as Date:
             return ISO8601DateFormatter().string(from: date)
@@ -175,8 +175,14 @@ public enum Redaction {
         }
     }
 
+    /// Whether an `NSNumber` holds a Boolean: Foundation gives Booleans their own
+    /// `NSNumber` subclass (`__NSCFBoolean`) on every platform.
+    private static func isBool(_ number: NSNumber) -> Bool {
+        String(describing: type(of: number)).contains("Boolean")
+    }
+
     private static func writeNumber(_ number: NSNumber, into writer: inout JSONWriter) {
-        if Fixture.isBool(number) {
+        if isBool(number) {
             writer.write(number.boolValue)
             return
         }

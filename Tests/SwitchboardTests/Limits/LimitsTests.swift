@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import Switchboard
+
+/// `n` arrays nested in each other around a 0, as JSON text.
+private func nestedArrays(_ depth: Int) -> [UInt8] {
+    Array((String(repeating: "[", count: depth) + "0" + String(repeating: "]", count: depth)).utf8)
+}
+
+private struct Note: Event {
+    static let channel: Channel = "note"
+    let data: JSONValue
+}
+
+/// The limits that protect a host app, each at its default boundary
+/// (docs/reliability.md lists them): one more than the limit is refused with
+/// an error that names the limit, and the router goes on working.
+@Suite struct LimitsTests {
+    @Test func theDefaultsAreTheDocumentedOnes() {
+        let options = RouterOptions()
+        #expect(options.decoding.maxDepth == 512)
+        #expect(options.defaultDeadline == .seconds(10))
+        #expect(options.maxKeptPerChannel == 100)
+        #expect(options.maxKeptTotal == 1_000)
+        #expect(JSONReader().options.maxDepth == 512)
+        #expect(MessageBody.defaultMaxJSONBytes == 1 << 20)
+        #expect(WireSession.Options().maxLineBytes == 1 << 20)
+        #expect(Channel.maxLength == 256)
+    }
+
+    @Test func jsonBytesUpToTheByteLimitAreReadAndOneMoreIsRefused() throws {
+        let limit = 64
+        let text = "[" + String(repeating: " ", count: limit - 3) + "1]"
+        #expect(text.utf8.count == limit)
+        let body = try MessageBody(jsonBytes: Array(text.utf8), maxBytes: limit)
+        #expect(try body.decode([Int].self) == [1])
+        do {
+            _ = try MessageBody(jsonBytes: Array((text + " ").utf8), maxBytes: limit)
+            Issue.record("a text one byte over the limit was read")
+        } catch {
+            #expect(error.kind == .tooLarge(limit: limit))
+            #expect(error.description == "the text is 65 bytes long; the limit is 64 (maxBytes) at byte 64 (column 65)")
+        }
+    }
+
+    @Test func jsonBytesHaveAOneMebibyteLimitByDefault() throws {
+        var bytes = [UInt8](repeating: 0x20, count: MessageBody.defaultMaxJSONBytes)
+        bytes[0] = UInt8(ascii: "0")
+        #expect(try MessageBody(jsonBytes: bytes).decode(Int.self) == 0)
+        bytes.append(0x20)
+        #expect(throws: JSONReadError.self) { try MessageBody(jsonBytes: bytes) }
+    }
+
+    @Test func nestingUpToTheDepthLimitIsReadOnEveryPathAndOneMoreIsRefused() throws {
+        let atLimit = nestedArrays(512)
+        let overLimit = nestedArrays(513)
+        // The strict reader, the tape (MessageBody from bytes) and the decoder over a Foundation tree.
+        #expect(throws: Never.self) { try JSONReader().read(atLimit) }
+        #expect(try MessageBody(jsonBytes: atLimit).decode(JSONValue.self) != .null)
+        #expect(throws: Never.self) { try JSONValue(foundation: JSONSerialization.jsonObject(with: Data(atLimit))) }
+
+        #expect(throws: JSONReadError.self) { try JSONReader().read(overLimit) }
+        do {
+            _ = try MessageBody(jsonBytes: overLimit)
+            Issue.record("513 levels were read")
+        } catch {
+            #expect(error.kind == .nestingTooDeep(limit: 512))
+        }
+        // JSONSerialization itself stops at 512 levels; a tree built in code is stopped by the decoder.
+        #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: Data(overLimit)) }
+        var tree: Any = 0
+        for _ in 0..<513 { tree = [tree] }
+        #expect(throws: BodyDecodingError.self) { try JSONValue(foundation: tree) }
+    }
+
+    @Test func aHundredThousandLevelsAreRefusedOnEveryByteAndTreePathWithoutRecursing() throws {
+        let deep = nestedArrays(100_000)
+        #expect(throws: JSONReadError.self) { try JSONReader().read(deep) }
+        #expect(throws: JSONReadError.self) { try MessageBody(jsonBytes: deep) }
+        #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: Data(deep)) }
+
+        // The wire session: the deep line is malformed, the next one handled.
+        let router = Router()
+        let token = router.on(Ready.self) { _ in }
+        var session = WireSession(router: router)
+        let line = Array(#"{"name":"sdkReady","body":"#.utf8) + deep + Array("}".utf8)
+        let outcome = session.process(line: line, number: 1, source: nil)
+        #expect(outcome?.kind == .malformed)
+        #expect(outcome?.error?.message.contains("nested deeper than the limit of 512") == true)
+        #expect(session.process(line: Array(#"{"name":"sdkReady"}"#.utf8), number: 2, source: nil)?.kind == .handled)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aBodyNestedPastTheDecodersLimitIsInvalidAndTheNextMessageIsHandled() throws {
+        let router = Router()
+        let seen = Locked<[JSONValue]>([])
+        let token = router.on(Note.self) { note in seen.withLock { $0.append(note.data) } }
+        var deep: Any = 1
+        for _ in 0..<600 { deep = [deep] }
+        guard case .invalid(let error) = router.receive(name: "note", body: ["data": deep]) else {
+            Issue.record("a 600-deep body was not invalid")
+            return
+        }
+        #expect(error.message == "The value is nested more than 512 levels deep (DecodingOptions.maxDepth).")
+        #expect(router.receive(name: "note", body: ["data": 2]).kind == "handled")
+        #expect(seen.withLock { $0 } == [2])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func keptMessagesStopAtThePerChannelAndTotalDefaults() {
+        let router = Router()
+        let keepMany = BufferPolicy.keep(max: 10_000, for: .seconds(600))
+        router.setBufferPolicy(keepMany, for: "a")
+        for count in 1...101 { _ = router.receive(name: "a", body: ["count": count]) }
+        #expect(router.keptCount(for: "a") == 100, "maxKeptPerChannel caps even a larger policy")
+
+        let all = Router(options: RouterOptions(defaultBufferPolicy: keepMany))
+        for channel in 0..<11 {
+            for count in 1...100 { _ = all.receive(name: "c\(channel)", body: ["count": count]) }
+        }
+        #expect(all.keptTotal == 1_000, "maxKeptTotal caps all channels together")
+    }
+
+    @Test func channelNamesUpToTheLengthLimitAreAcceptedAndOneByteMoreIsNot() throws {
+        #expect(throws: Never.self) { try Channel(validating: String(repeating: "c", count: 256)) }
+        #expect(throws: Never.self) { try Channel(validating: String(repeating: "\u{20AC}", count: 85) + "c") }
+        #expect(throws: ChannelNameError.self) { try Channel(validating: String(repeating: "c", count: 257)) }
+        #expect(throws: ChannelNameError.self) { try Channel(validating: String(repeating: "\u{20AC}", count: 86)) }
+        let router = Router()
+        #expect(router.receive(name: String(repeating: "c", count: 10_000_000), body: nil).kind == "invalidChannel")
+    }
+}
