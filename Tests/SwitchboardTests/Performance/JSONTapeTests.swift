@@ -106,12 +106,24 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
             #expect((tape == nil) == (reader == nil), "\(name): tape \(tape == nil ? "rejects" : "accepts"), JSONReader \(reader == nil ? "rejects" : "accepts")")
             if let tape, let reader {
                 #expect(ExactJSON(tape) == ExactJSON(reader), "\(name)")
-                let foundation = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
+                // Foundation on Linux drops U+FEFF inside strings ("\u{FEFF}" reads as ""):
+                // no reference for a document holding one (the next test checks ours keep it).
+                let holdsBOM = bytes.indices.dropLast(2).contains { bytes[$0...].starts(with: [0xEF, 0xBB, 0xBF]) }
+                let foundation = holdsBOM
+                    ? nil : try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
                 if let foundation, let expected = NormalizedJSON(foundation: foundation) {
                     #expect(NormalizedJSON(tape) == expected, "\(name)")
                 }
             }
         }
+    }
+
+    @Test func aByteOrderMarkInsideAStringIsKeptAsU_FEFF() throws {
+        let bytes = Array("{\"body\":\"\u{FEFF}x\"}".utf8)
+        #expect(bytes[9...11] == [0xEF, 0xBB, 0xBF])
+        let (tape, reader) = tapeAndReader(bytes)
+        #expect(tape == ["body": "\u{FEFF}x"])
+        #expect(reader == ["body": "\u{FEFF}x"])
     }
 
     /// Mutated documents (a byte deleted, inserted, replaced or duplicated) are
