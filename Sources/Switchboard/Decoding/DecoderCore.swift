@@ -213,6 +213,15 @@ class DecoderCore<Source: DecodingSource> {
 
     // MARK: Any Decodable
 
+    /// Whether `T` is one of the types ``decodeSpecial(_:_:_:_:)`` decodes (metatype comparisons only).
+    @inline(__always)
+    static func isSpecial<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self
+            || T.self == JSONValue.self || T.self == [String: JSONValue].self || T.self == [String: String].self
+            || T.self == [JSONValue].self || T.self == Date.self || T.self == URL.self || T.self == Decimal.self
+            || T.self == Float.self || T.self == Int64.self || T.self == Data.self
+    }
+
     /// The types decoded without their own `init(from:)`: the scalars (when they
     /// arrive through a generic path, as `[String: String]` members do),
     /// ``JSONValue`` (converted straight from the tree), `Date`, `URL`,

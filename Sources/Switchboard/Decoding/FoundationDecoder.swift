@@ -98,7 +98,32 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, Decoder, SingleVal
         _ node: DecodingPath,
         _ component: DecodingStep
     ) throws -> T {
+        // Only the special types go through `decodeSpecial`: its `T?` result costs a
+        // runtime metadata lookup per call for a `T` the optimiser cannot see.
+        if DecoderCore<FoundationSource>.isSpecial(T.self) { return try decodeSpecialValue(T.self, value, node, component) }
+        return try decodeStructured(T.self, value, node, component)
+    }
+
+    /// Decodes one of the types ``DecoderCore/isSpecial(_:)`` names.
+    @inline(never)
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type,
+        _ value: FoundationSource.Value,
+        _ node: DecodingPath,
+        _ component: DecodingStep
+    ) throws -> T {
         if let special = try decodeSpecial(T.self, value, node, component) { return special }
+        return try decodeStructured(T.self, value, node, component)
+    }
+
+    /// Decodes `T` through its own `init(from:)`, with this decoder moved to `value`.
+    @inline(__always)
+    func decodeStructured<T: Decodable>(
+        _ type: T.Type,
+        _ value: FoundationSource.Value,
+        _ node: DecodingPath,
+        _ component: DecodingStep
+    ) throws -> T {
         let child = node.appending(component)
         let savedValue = self.value
         let savedNode = self.node

@@ -28,8 +28,33 @@
 /// - ``JSONNumber``: its text, verbatim.
 /// - ``JSONValue`` objects: keys in ascending order, for deterministic output.
 public struct JSONWriter: Sendable {
-    /// The JSON text written so far, as UTF-8.
-    public var bytes: [UInt8]
+    /// Where the bytes go (copied on write when the writer was copied).
+    private var storage: JSONWriterStorage
+
+    /// The JSON text written so far, as UTF-8 (a copy; see ``withUnsafeBytes(_:)`` and ``byteCount`` to avoid one).
+    public var bytes: [UInt8] {
+        get { Array(storage.written) }
+        set {
+            storage = newValue.withUnsafeBufferPointer { JSONWriterStorage(copying: $0, capacity: storage.capacity) }
+        }
+    }
+
+    /// The number of bytes written so far.
+    public var byteCount: Int { storage.count }
+
+    /// The number of bytes the buffer holds without growing.
+    public var capacity: Int { storage.capacity }
+
+    /// Calls `body` with the bytes written so far (valid only during the call).
+    /// - Parameter body: reads the bytes.
+    /// - Returns: what `body` returns.
+    public func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try withExtendedLifetime(storage) { () throws(Failure) -> Result in
+            try body(UnsafeRawBufferPointer(storage.written))
+        }
+    }
     /// Whether U+2028 and U+2029 are written as `\u2028` and `\u2029` (on by default).
     public var escapesLineSeparators: Bool
     /// Whether the next value or key needs a comma before it.
@@ -40,26 +65,77 @@ public struct JSONWriter: Sendable {
     ///   - capacity: bytes to reserve up front.
     ///   - escapesLineSeparators: whether to escape U+2028 and U+2029.
     public init(capacity: Int = 256, escapesLineSeparators: Bool = true) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = JSONWriterStorage(capacity: capacity)
         self.escapesLineSeparators = escapesLineSeparators
     }
 
     /// Empties the buffer, keeping its capacity, to write the next document.
     public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        if isKnownUniquelyReferenced(&storage) {
+            storage.count = 0
+        } else {
+            storage = JSONWriterStorage(capacity: storage.capacity)
+        }
         needsComma = false
+    }
+
+    // MARK: Appending
+
+    /// Room for `extra` more bytes, in storage this writer alone holds; returns where the next byte goes.
+    /// Write at most `extra` bytes there, then add their number to `storage.count`.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(!isKnownUniquelyReferenced(&storage)) {
+            storage = storage.copy(adding: extra)
+        } else if _slowPath(storage.capacity &- storage.count < extra) {
+            storage.grow(adding: extra)
+        }
+        return storage.base + storage.count
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        storage.count &+= 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ first: UInt8, _ second: UInt8) {
+        let target = reserve(2)
+        target[0] = first
+        target[1] = second
+        storage.count &+= 2
+    }
+
+    private mutating func append(_ source: UnsafeRawBufferPointer) {
+        guard let start = source.baseAddress, source.count > 0 else { return }
+        let target = reserve(source.count)
+        UnsafeMutableRawPointer(target).copyMemory(from: start, byteCount: source.count)
+        storage.count &+= source.count
+    }
+
+    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(source))
+    }
+
+    private mutating func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func append<Bytes: Sequence<UInt8>>(contentsOf sequence: Bytes) {
+        if let done: Void = sequence.withContiguousStorageIfAvailable({ append($0) }) { return done }
+        for byte in sequence { append(byte) }
     }
 
     /// Ends a top-level value with a newline (NDJSON): the next value starts a new line, without a comma.
     public mutating func writeNewline() {
-        bytes.append(0x0A)
+        append(0x0A)
         needsComma = false
     }
 
     @inline(__always)
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
@@ -68,35 +144,33 @@ public struct JSONWriter: Sendable {
     /// Opens an array: `[`.
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Closes the innermost array: `]`.
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Opens an object: `{`.
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Writes an object key and its colon; the next write is its value.
     /// - Parameter key: the key, escaped as a string.
     public mutating func key(_ key: String) {
-        separate()
-        appendString(key)
-        bytes.append(UInt8(ascii: ":"))
+        appendString(key, comma: needsComma, colon: true)
         needsComma = false
     }
 
     /// Closes the innermost object: `}`.
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         needsComma = true
     }
 
@@ -121,7 +195,7 @@ public struct JSONWriter: Sendable {
     /// Writes `null`.
     public mutating func writeNull() {
         separate()
-        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        append("null")
     }
 
     /// Writes `true` or `false`.
@@ -129,17 +203,17 @@ public struct JSONWriter: Sendable {
     public mutating func write(_ value: Bool) {
         separate()
         if value {
-            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+            append("true")
         } else {
-            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+            append("false")
         }
     }
 
     /// Writes a string, escaped.
     /// - Parameter value: the string.
     public mutating func write(_ value: String) {
-        separate()
-        appendString(value)
+        appendString(value, comma: needsComma, colon: false)
+        needsComma = true
     }
 
     /// Writes a string, escaped.
@@ -164,7 +238,7 @@ public struct JSONWriter: Sendable {
         } else if let unsigned = UInt64(exactly: value) {
             appendUnsigned(unsigned)
         } else {
-            bytes.append(contentsOf: String(value).utf8)
+            append(contentsOf: String(value).utf8)
         }
     }
 
@@ -184,7 +258,7 @@ public struct JSONWriter: Sendable {
         guard value.isFinite else { throw JSONWriteError(nonFinite: value.description) }
         separate()
         if value == 0 && value.sign == .minus {
-            bytes.append(contentsOf: [UInt8(ascii: "-"), UInt8(ascii: "0")])
+            append(UInt8(ascii: "-"), UInt8(ascii: "0"))
         } else if value == value.rounded(), abs(value) < 16_777_216 {
             appendInteger(Int64(value))
         } else {
@@ -196,14 +270,15 @@ public struct JSONWriter: Sendable {
     /// - Parameter value: the number.
     public mutating func write(_ value: JSONNumber) {
         separate()
-        bytes.append(contentsOf: value.text.utf8)
+        var text = value.text
+        text.withUTF8 { append($0) }
     }
 
     /// Writes pre-formatted JSON text verbatim (the caller vouches that it is one valid JSON value).
     /// - Parameter json: UTF-8 JSON text of one value.
     public mutating func writeRaw<Bytes: Sequence<UInt8>>(_ json: Bytes) {
         separate()
-        bytes.append(contentsOf: json)
+        append(contentsOf: json)
     }
 
     /// Writes a value; object keys in ascending order.
@@ -232,7 +307,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendInteger(_ value: Int64) {
         if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
+            append(UInt8(ascii: "-"))
             appendUnsigned(value.magnitude)
         } else {
             appendUnsigned(UInt64(value))
@@ -241,7 +316,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendUnsigned(_ value: UInt64) {
         if value < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
         // Up to 20 digits, written backwards into a fixed-size tuple: no allocation.
@@ -254,7 +329,7 @@ public struct JSONWriter: Sendable {
                 buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index..<24]))
+            append(UnsafeRawBufferPointer(rebasing: buffer[index..<24]))
         }
     }
 
@@ -262,7 +337,7 @@ public struct JSONWriter: Sendable {
         // Integral values below 2^53 print exactly as integers.
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
             if value == 0 && value.sign == .minus {
-                bytes.append(contentsOf: [UInt8(ascii: "-"), UInt8(ascii: "0")])
+                append(UInt8(ascii: "-"), UInt8(ascii: "0"))
             } else {
                 appendInteger(Int64(value))
             }
@@ -275,57 +350,174 @@ public struct JSONWriter: Sendable {
     private mutating func appendTrimmed(_ text: String) {
         var text = text
         if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8 { append($0) }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private mutating func appendString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+    /// Appends `value` quoted and escaped, with a comma before it and a colon after it when asked.
+    @inline(__always)
+    private mutating func appendString(_ value: String, comma: Bool, colon: Bool) {
         var value = value
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            var index = 0
-            let count = utf8.count
-            while index < count {
-                let byte = utf8[index]
-                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && (byte != 0xE2 || !escapesLineSeparators) {
-                    index += 1
-                    continue
-                }
-                if byte == 0xE2 {
-                    // U+2028 is E2 80 A8, U+2029 is E2 80 A9.
-                    guard index + 2 < count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8 else {
-                        index += 1
-                        continue
-                    }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                    bytes.append(contentsOf: [0x5C, 0x75, 0x32, 0x30, 0x32, utf8[index + 2] == 0xA8 ? 0x38 : 0x39])
-                    index += 3
-                    runStart = index
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                switch byte {
-                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    bytes.append(contentsOf: [
-                        0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                        Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)],
-                    ])
-                }
-                index += 1
-                runStart = index
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        value.withUTF8 { utf8 in appendEscaped(utf8, comma: comma, colon: colon) }
+    }
+
+    /// Whether any byte of `word` may need escaping: a control character, `"`, `\\`, or
+    /// (when `separators`) `0xE2`, the lead byte of U+2028 and U+2029. Exact for "none":
+    /// a `false` is never wrong; a `true` may be (borrows), and the bytes are then looked at one by one.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64, separators: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        var hits = (word &- ones &* 0x20) & ~word
+        hits |= (quote &- ones) & ~quote
+        hits |= (backslash &- ones) & ~backslash
+        if separators {
+            let lead = word ^ (ones &* 0xE2)
+            hits |= (lead &- ones) & ~lead
         }
-        bytes.append(UInt8(ascii: "\""))
+        return hits & high != 0
+    }
+
+    /// Whether the byte at `index` must be escaped (for `0xE2`: whether it starts U+2028 or U+2029).
+    @inline(__always)
+    private static func needsEscape(
+        _ base: UnsafePointer<UInt8>, _ index: Int, _ count: Int, separators: Bool
+    ) -> Bool {
+        let byte = base[index]
+        if byte >= 0x20 && byte != 0x22 && byte != 0x5C && (byte != 0xE2 || !separators) { return false }
+        if byte != 0xE2 { return true }
+        // U+2028 is E2 80 A8, U+2029 is E2 80 A9.
+        return index &+ 2 < count && base[index &+ 1] == 0x80 && base[index &+ 2] & 0xFE == 0xA8
+    }
+
+    /// The last `remaining` (fewer than eight) bytes at `start` as one word, padded with spaces.
+    @inline(__always)
+    private static func tailWord(_ start: UnsafePointer<UInt8>, _ remaining: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(start)
+        var word: UInt64 = 0x2020_2020_2020_2020
+        var offset = 0
+        if remaining & 4 != 0 {
+            word = word << 32 | UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            offset = 4
+        }
+        if remaining & 2 != 0 {
+            word = word << 16 | UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+            offset &+= 2
+        }
+        if remaining & 1 != 0 {
+            word = word << 8 | UInt64(raw.load(fromByteOffset: offset, as: UInt8.self))
+        }
+        return word
+    }
+
+    /// The index of the first byte of `utf8` that must be escaped, or its count: eight bytes at a time.
+    @inline(__always)
+    private static func firstEscape(_ base: UnsafePointer<UInt8>, _ count: Int, separators: Bool) -> Int {
+        var index = 0
+        while true {
+            while index &+ 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if mayNeedEscape(word, separators: separators) { break }
+                index &+= 8
+            }
+            // Fewer than eight bytes left, or eight of which one may need an escape: look closer.
+            let stop: Int
+            if index &+ 8 > count {
+                if !mayNeedEscape(tailWord(base + index, count &- index), separators: separators) { return count }
+                stop = count
+            } else {
+                stop = index &+ 8
+            }
+            while index < stop {
+                if needsEscape(base, index, count, separators: separators) { return index }
+                index &+= 1
+            }
+            if index >= count { return count }
+        }
+    }
+
+    /// Appends `utf8` as a quoted, escaped JSON string (led by a comma, followed by a colon, when asked).
+    /// A string with nothing to escape (the usual case) is copied whole after one capacity check.
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
+        let count = utf8.count
+        let separators = escapesLineSeparators
+        let clean: Int
+        if let base = utf8.baseAddress {
+            clean = Self.firstEscape(base, count, separators: separators)
+        } else {
+            clean = 0
+        }
+        // The comma, the opening quote and the clean prefix; when that is all, the closing quote and colon too.
+        let target = reserve(clean &+ 4)
+        var written = 0
+        if comma {
+            target[0] = UInt8(ascii: ",")
+            written = 1
+        }
+        target[written] = UInt8(ascii: "\"")
+        written &+= 1
+        if clean > 0, let base = utf8.baseAddress {
+            (target + written).initialize(from: base, count: clean)
+            written &+= clean
+        }
+        if clean == count {
+            target[written] = UInt8(ascii: "\"")
+            written &+= 1
+            if colon {
+                target[written] = UInt8(ascii: ":")
+                written &+= 1
+            }
+            storage.count &+= written
+            return
+        }
+        storage.count &+= written
+        guard let base = utf8.baseAddress else { return }
+        appendEscapedRest(base, from: clean, count: count, separators: separators)
+        if colon {
+            append(UInt8(ascii: "\""), UInt8(ascii: ":"))
+        } else {
+            append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The rest of a string from `start`, the first byte that needs an escape, without the closing quote.
+    private mutating func appendEscapedRest(
+        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, separators: Bool
+    ) {
+        var runStart = start
+        var index = start
+        while index < count {
+            guard Self.needsEscape(base, index, count, separators: separators) else {
+                index &+= 1
+                continue
+            }
+            append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+            let byte = base[index]
+            switch byte {
+            case 0xE2:
+                append(#"\u202"#)
+                append(base[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                index &+= 3
+                runStart = index
+                continue
+            case 0x22: append(0x5C, 0x22)
+            case 0x5C: append(0x5C, 0x5C)
+            case 0x08: append(0x5C, UInt8(ascii: "b"))
+            case 0x0C: append(0x5C, UInt8(ascii: "f"))
+            case 0x0A: append(0x5C, UInt8(ascii: "n"))
+            case 0x0D: append(0x5C, UInt8(ascii: "r"))
+            case 0x09: append(0x5C, UInt8(ascii: "t"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                append(#"\u00"#)
+                append(hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0x0F)])
+            }
+            index &+= 1
+            runStart = index
+        }
+        append(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
     }
 }
 

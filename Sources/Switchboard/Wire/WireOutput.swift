@@ -61,12 +61,12 @@ package struct NDJSONOutput: WireOutcomeSink {
 
     package mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
         outcome.write(to: &writer)
-        if writer.bytes.count >= threshold { try flush() }
+        if writer.byteCount >= threshold { try flush() }
     }
 
     package mutating func flush() throws(WireIOError) {
-        guard !writer.bytes.isEmpty else { return }
-        let failure = writer.bytes.withUnsafeBytes { bytes -> Int32? in
+        guard writer.byteCount > 0 else { return }
+        let failure = writer.withUnsafeBytes { bytes -> Int32? in
             var offset = 0
             while offset < bytes.count {
                 guard let base = bytes.baseAddress else { return nil }
