@@ -25,6 +25,12 @@ public struct Channel: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.name = name
     }
 
+    /// Wraps a name known to be valid (one the router found in its routing table,
+    /// where every name was validated when it was registered).
+    init(uncheckedName name: String) {
+        self.name = name
+    }
+
     /// Returns the reason `name` is not a valid channel name, or `nil` when it is valid.
     public static func problem(in name: String) -> ChannelNameError? {
         if name.isEmpty { return .empty }

@@ -20,7 +20,8 @@ public protocol Event: Decodable, Sendable {
 /// An event that carries no body, such as LoyaltyLion's `sdkReady`.
 ///
 /// Declaring one takes a channel and nothing else; any body the sender
-/// attaches is ignored.
+/// attaches is ignored: the router makes the event with ``init()`` without
+/// running a decoder (so a custom `init(from:)` is not called by the router).
 ///
 /// ```swift
 /// struct SDKReady: BodylessEvent { static let channel: Channel = "sdkReady" }

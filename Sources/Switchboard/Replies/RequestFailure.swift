@@ -6,7 +6,8 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
     /// No responder (and no handler) is registered for the channel.
     case noResponder(Channel)
     /// The body did not decode as the channel's request type.
-    case invalidBody(Channel, BodyDecodingError)
+    // `indirect` for a fixed layout (see `Outcome.invalid`).
+    indirect case invalidBody(Channel, BodyDecodingError)
     /// The responder replied with an error, or threw; the error's message.
     case responderFailed(Channel, message: String)
     /// The responder released its ``Reply`` handle without replying.

@@ -11,7 +11,10 @@ public enum Outcome: Sendable, CustomStringConvertible {
     /// No handler on the channel yet; the message was kept by the channel's ``BufferPolicy``.
     case kept
     /// The body did not decode as the channel's event type; no handler ran.
-    case invalid(BodyDecodingError)
+    // `indirect`: `BodyDecodingError` holds a `DecodingError`, whose layout the
+    // standard library keeps resilient; boxing it gives `Outcome` a fixed layout, so
+    // passing an outcome through middleware is plain copies, not runtime calls.
+    indirect case invalid(BodyDecodingError)
     /// At least one handler threw (the others still ran), or a responder failed.
     case failed(HandlerFailure)
     /// The channel name is not valid.

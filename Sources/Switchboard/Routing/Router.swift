@@ -34,48 +34,28 @@ public final class Router: Sendable {
 
     // MARK: - State
 
-    struct HandlerEntry: Sendable {
-        let id: UInt64
-        let eventType: ObjectIdentifier
-        let decode: @Sendable (MessageBody, DecodingOptions) throws(BodyDecodingError) -> any Sendable
-        let invoke: @Sendable (any Sendable, MessageContext) throws -> Void
-    }
-
-    struct ResponderEntry: Sendable {
-        let id: UInt64
-        let deadline: Duration?
-        let fallback: ReplyValue?
-        let decode: @Sendable (MessageBody, DecodingOptions) throws(BodyDecodingError) -> any Sendable
-        let invoke: @Sendable (any Sendable, ReplyState, MessageContext) -> Void
-    }
-
     struct KeptMessage: Sendable {
         let message: Message
         let arrival: ContinuousClock.Instant
         let reply: OnceReply?
     }
 
-    /// What delivery needs to know about a channel, copied out under the lock in one step.
-    struct Route: Sendable {
-        var handlers: [HandlerEntry] = []
-        var responder: ResponderEntry?
-        var policy: BufferPolicy?
-
-        static let empty = Route()
-    }
-
-    struct ChannelEntry: Sendable {
-        var route = Route()
-        var kept: [KeptMessage] = []
-
-        var isLive: Bool { route.responder != nil || !route.handlers.isEmpty }
-        /// Whether the entry holds nothing worth keeping (so a channel name from outside leaves no trace).
-        var isVacant: Bool { !isLive && route.policy == nil && kept.isEmpty }
-    }
-
     struct State: Sendable {
-        var channels: [Channel: ChannelEntry] = [:]
-        var middleware: [MiddlewareEntry] = []
+        /// The routes and the middleware, replaced as a whole on every change: delivery
+        /// copies out this one reference under the lock and reads it outside.
+        var table = RoutingTable(routes: [:], middleware: [])
+        /// Every channel with a handler, a responder or a buffer policy.
+        var routes: [Channel: Route] {
+            get { table.routes }
+            set { table = RoutingTable(routes: newValue, middleware: table.middleware) }
+        }
+        /// Messages kept for channels with no handler yet, in arrival order; no empty lists.
+        var kept: [Channel: [KeptMessage]] = [:]
+        /// The middleware chain, in registration order.
+        var middleware: [MiddlewareEntry] {
+            get { table.middleware }
+            set { table = RoutingTable(routes: table.routes, middleware: newValue) }
+        }
         var features: [String: Feature] = [:]
         /// In registration order (ids only grow).
         var manifestObservers: [(id: UInt64, observer: @Sendable (Manifest) -> Void)] = []
@@ -93,11 +73,19 @@ public final class Router: Sendable {
         }
 
         func isLive(_ channel: Channel) -> Bool {
-            channels[channel]?.isLive ?? false
+            routes[channel]?.isLive ?? false
+        }
+
+        /// Changes the route of `channel`, removing it when it holds nothing.
+        mutating func updateRoute(_ channel: Channel, _ change: (inout Route.Parts) -> Void) {
+            var parts = routes[channel]?.parts ?? Route.Parts()
+            change(&parts)
+            let route = Route(parts)
+            routes[channel] = route.isVacant ? nil : route
         }
 
         func computeManifest() -> Manifest {
-            let live = channels.filter { $0.value.isLive }.map(\.key)
+            let live = routes.filter { $0.value.isLive }.map(\.key)
             var enabled: [String: Bool] = [:]
             for (name, feature) in features {
                 enabled[name] = feature.channels.allSatisfy { isLive($0) }
@@ -118,21 +106,14 @@ public final class Router: Sendable {
             return true
         }
 
-        /// Removes the channel's entry when it holds nothing.
-        mutating func prune(_ channel: Channel) {
-            if channels[channel]?.isVacant == true { channels[channel] = nil }
-        }
-
         /// Takes the kept messages of `channel` for delivery, after removing those that
         /// expired under `policy`. Returns (to deliver, expired), both in arrival order.
         mutating func takeKept(
             _ channel: Channel, now: ContinuousClock.Instant, defaultPolicy: BufferPolicy
         ) -> ([KeptMessage], [KeptMessage]) {
-            guard let entry = channels[channel], !entry.kept.isEmpty else { return ([], []) }
-            let kept = entry.kept
-            channels[channel]?.kept = []
+            guard let kept = self.kept.removeValue(forKey: channel) else { return ([], []) }
             keptTotal -= kept.count
-            guard case .keep(_, let limit) = entry.route.policy ?? defaultPolicy else { return (kept, []) }
+            guard case .keep(_, let limit) = routes[channel]?.policy ?? defaultPolicy else { return (kept, []) }
             let (expired, fresh) = kept.partitioned { now - $0.arrival >= limit }
             return (fresh, expired)
         }
@@ -206,21 +187,16 @@ public final class Router: Sendable {
         let channel = E.channel
         let now = ContinuousClock.now
         let defaultPolicy = options.defaultBufferPolicy
+        let typed = TypedEventHandler(handler)
         let (id, kept, expired) = mutate { state -> (UInt64, [KeptMessage], [KeptMessage]) in
             let id = state.makeID()
-            let entry = HandlerEntry(
-                id: id,
-                eventType: ObjectIdentifier(E.self),
-                decode: { body, options throws(BodyDecodingError) in try body.decode(E.self, options: options) },
-                invoke: { event, context in
-                    guard let event = event as? E else { return }
-                    try handler(event, context)
+            let entry = HandlerEntry(id: id, eventType: ObjectIdentifier(E.self), handler: typed)
+            state.updateRoute(channel) { route in
+                if replacing {
+                    route.handlers = [entry]
+                } else {
+                    route.handlers.append(entry)
                 }
-            )
-            if replacing {
-                state.channels[channel, default: ChannelEntry()].route.handlers = [entry]
-            } else {
-                state.channels[channel, default: ChannelEntry()].route.handlers.append(entry)
             }
             // Taken in the same step as the registration, so no message kept before it is missed.
             let (kept, expired) = state.takeKept(channel, now: now, defaultPolicy: defaultPolicy)
@@ -229,8 +205,8 @@ public final class Router: Sendable {
         deliverKept(kept, expired: expired, on: channel)
         return Registration { [weak self] in
             self?.mutate { state in
-                state.channels[channel]?.route.handlers.removeAll { $0.id == id }
-                state.prune(channel)
+                guard state.routes[channel]?.handlers.contains(where: { $0.id == id }) == true else { return }
+                state.updateRoute(channel) { route in route.handlers.removeAll { $0.id == id } }
             }
         }
     }
@@ -320,9 +296,9 @@ public final class Router: Sendable {
         let now = ContinuousClock.now
         let defaultPolicy = options.defaultBufferPolicy
         let registered = mutate { state -> (UInt64, [KeptMessage], [KeptMessage])? in
-            if !replacing, state.channels[channel]?.route.responder != nil { return nil }
+            if !replacing, state.routes[channel]?.responder != nil { return nil }
             let id = state.makeID()
-            state.channels[channel, default: ChannelEntry()].route.responder = ResponderEntry(
+            let responderEntry = ResponderEntry(
                 id: id,
                 deadline: deadline,
                 fallback: entryFallback,
@@ -332,6 +308,7 @@ public final class Router: Sendable {
                     responder(request, Reply<R.Reply>(state: replyState))
                 }
             )
+            state.updateRoute(channel) { route in route.responder = responderEntry }
             let (kept, expired) = state.takeKept(channel, now: now, defaultPolicy: defaultPolicy)
             return (id, kept, expired)
         }
@@ -339,9 +316,8 @@ public final class Router: Sendable {
         deliverKept(kept, expired: expired, on: channel)
         return Registration { [weak self] in
             self?.mutate { state in
-                if state.channels[channel]?.route.responder?.id == id {
-                    state.channels[channel]?.route.responder = nil
-                    state.prune(channel)
+                if state.routes[channel]?.responder?.id == id {
+                    state.updateRoute(channel) { route in route.responder = nil }
                 }
             }
         }
@@ -444,10 +420,10 @@ public final class Router: Sendable {
     public func setBufferPolicy(_ policy: BufferPolicy, for channel: Channel) {
         let capacity = self.capacity(of: policy)
         let discarded = state.withLock { state -> [KeptMessage] in
-            state.channels[channel, default: ChannelEntry()].route.policy = policy
-            guard let kept = state.channels[channel]?.kept, kept.count > capacity else { return [] }
+            state.updateRoute(channel) { route in route.policy = policy }
+            guard let kept = state.kept[channel], kept.count > capacity else { return [] }
             let excess = Array(kept.prefix(kept.count - capacity))
-            state.channels[channel]?.kept = Array(kept.suffix(capacity))
+            state.kept[channel] = capacity > 0 ? Array(kept.suffix(capacity)) : nil
             state.keptTotal -= excess.count
             return excess
         }
@@ -458,12 +434,12 @@ public final class Router: Sendable {
     /// The policy in effect for `channel`: the one set with ``setBufferPolicy(_:for:)``,
     /// or ``RouterOptions/defaultBufferPolicy``.
     public func bufferPolicy(for channel: Channel) -> BufferPolicy {
-        state.withLock { $0.channels[channel]?.route.policy } ?? options.defaultBufferPolicy
+        state.withLock { $0.routes[channel]?.policy } ?? options.defaultBufferPolicy
     }
 
     /// How many messages are kept for `channel`, waiting for a handler.
     public func keptCount(for channel: Channel) -> Int {
-        state.withLock { $0.channels[channel]?.kept.count ?? 0 }
+        state.withLock { $0.kept[channel]?.count ?? 0 }
     }
 
     /// How many messages are kept on all channels together (at most ``RouterOptions/maxKeptTotal``).
@@ -478,13 +454,14 @@ public final class Router: Sendable {
         let now = ContinuousClock.now
         let expired = state.withLock { state -> [(Channel, KeptMessage)] in
             var expired: [(Channel, KeptMessage)] = []
-            for (channel, entry) in state.channels where !entry.kept.isEmpty {
-                guard case .keep(_, let limit) = entry.route.policy ?? options.defaultBufferPolicy else { continue }
-                let (old, fresh) = entry.kept.partitioned { now - $0.arrival >= limit }
+            for (channel, kept) in state.kept {
+                guard case .keep(_, let limit) = state.routes[channel]?.policy ?? options.defaultBufferPolicy else {
+                    continue
+                }
+                let (old, fresh) = kept.partitioned { now - $0.arrival >= limit }
                 guard !old.isEmpty else { continue }
-                state.channels[channel]?.kept = fresh
+                state.kept[channel] = fresh.isEmpty ? nil : fresh
                 state.keptTotal -= old.count
-                state.prune(channel)
                 expired += old.map { (channel, $0) }
             }
             return expired
@@ -525,19 +502,18 @@ public final class Router: Sendable {
             if capacity == 0 || maxTotal <= 0 { return .refused }
             var overflow: [KeptMessage] = []
             var total = state.keptTotal + 1
-            let count = { (entry: inout ChannelEntry) -> Int in
-                entry.kept.append(kept)
-                // Past either limit, the channel's oldest kept message goes (the new one last of all).
-                while entry.kept.count > capacity || (total > maxTotal && !entry.kept.isEmpty) {
-                    overflow.append(entry.kept.removeFirst())
-                    total -= 1
-                }
-                return entry.kept.count
-            }(&state.channels[channel, default: ChannelEntry()])
+            var list = state.kept.removeValue(forKey: channel) ?? []
+            list.append(kept)
+            // Past either limit, the channel's oldest kept message goes (the new one last of all).
+            while list.count > capacity || (total > maxTotal && !list.isEmpty) {
+                overflow.append(list.removeFirst())
+                total -= 1
+            }
+            let count = list.count
+            state.kept[channel] = list.isEmpty ? nil : list
             state.keptTotal = total
             // The new message is the last one appended, so it survived if anything is left.
             if count == 0 {
-                state.prune(channel)
                 return .pushedOut(overflow: overflow)
             }
             return .kept(count: count, overflow: overflow)
@@ -572,12 +548,11 @@ public final class Router: Sendable {
             [weak self] in
             guard !reply.isResolved else { return }
             self?.state.withLock { state in
-                guard let index = state.channels[channel]?.kept.firstIndex(where: { $0.reply === reply }) else {
-                    return
-                }
-                state.channels[channel]?.kept.remove(at: index)
+                guard var list = state.kept[channel], let index = list.firstIndex(where: { $0.reply === reply })
+                else { return }
+                list.remove(at: index)
+                state.kept[channel] = list.isEmpty ? nil : list
                 state.keptTotal -= 1
-                state.prune(channel)
             }
             // Reported before the caller resumes, as the other deadline paths do.
             reply.resolveUnlessAtResponder(.failure(.timedOut(channel, after: deadline))) {
@@ -614,7 +589,7 @@ public final class Router: Sendable {
 
     /// Routes one message. See ``receive(name:body:)``.
     public func receive(_ message: Message) -> Outcome {
-        dispatch(message, reply: nil)
+        dispatch(message, reply: nil, table: state.withLock { $0.table })
     }
 
     /// Routes one message and resolves `replyHandler` exactly once with its reply:
@@ -632,7 +607,8 @@ public final class Router: Sendable {
         _ message: Message,
         replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
     ) -> Outcome {
-        dispatch(message, reply: OnceReply(channel: message.channel, replyHandler))
+        let reply = OnceReply(channel: message.channel, replyHandler)
+        return dispatch(message, reply: reply, table: state.withLock { $0.table })
     }
 
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
@@ -643,24 +619,35 @@ public final class Router: Sendable {
         id: String? = nil,
         replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
     ) -> Outcome {
+        let table = state.withLock { $0.table }
+        var route: Route?
         let channel: Channel
-        do {
-            channel = try Channel(validating: name)
-        } catch {
-            diagnostics.emit(.invalidChannel(name: name, error))
-            replyHandler?(.failure(.invalidChannel(name: name, error)))
-            return .invalidChannel(error)
+        // A name in the routing table is valid (every registered channel was validated):
+        // only names the table does not know need checking.
+        if name.utf8.count <= Channel.maxLength, let known = table.routes[Channel(uncheckedName: name)] {
+            route = known
+            channel = Channel(uncheckedName: name)
+        } else {
+            do {
+                channel = try Channel(validating: name)
+            } catch {
+                diagnostics.emit(.invalidChannel(name: name, error))
+                replyHandler?(.failure(.invalidChannel(name: name, error)))
+                return .invalidChannel(error)
+            }
         }
         let message = Message(channel: channel, body: body, id: id)
-        return dispatch(message, reply: replyHandler.map { OnceReply(channel: channel, $0) })
+        let reply = replyHandler.map { OnceReply(channel: channel, $0) }
+        return dispatch(message, reply: reply, table: table, route: route ?? .empty)
     }
 
-    /// Runs the middleware chain (if any) and delivery. One lock round trip reads
-    /// both the chain and the channel's route.
-    private func dispatch(_ message: Message, reply: OnceReply?) -> Outcome {
-        let (middleware, route) = state.withLock { state in
-            (state.middleware, state.channels[message.channel]?.route ?? .empty)
-        }
+    /// Runs the middleware chain (if any) and delivery, with the routing table read
+    /// in one lock round trip (and the message's route in it, when already looked up).
+    private func dispatch(
+        _ message: Message, reply: OnceReply?, table: RoutingTable, route: Route? = nil
+    ) -> Outcome {
+        let route = route ?? table.routes[message.channel] ?? .empty
+        let middleware = table.middleware
         if middleware.isEmpty {
             return deliver(message, route: route, reply: reply)
         }
@@ -702,7 +689,7 @@ public final class Router: Sendable {
     /// - Parameter route: the channel's route as read with the middleware, or `nil` to look it up.
     func deliver(_ message: Message, route: Route?, reply: OnceReply?) -> Outcome {
         let channel = message.channel
-        let route = route ?? state.withLock { $0.channels[channel]?.route ?? .empty }
+        let route = route ?? state.withLock { $0.table.routes[channel] } ?? .empty
         let handlers = route.handlers
 
         if let responder = route.responder {
@@ -718,9 +705,10 @@ public final class Router: Sendable {
             }
             var failures: [String] = []
             if !handlers.isEmpty {
-                switch runHandlers(handlers, context: context) {
-                case .failure(let error): return invalid(error, on: channel, reply: reply)
-                case .success(let errors): failures = errors
+                do {
+                    failures = try runHandlers(route, context: context)
+                } catch {
+                    return invalid(error, on: channel, reply: reply)
                 }
             }
             var completion: ReplyState.Completion?
@@ -747,18 +735,19 @@ public final class Router: Sendable {
 
         if !handlers.isEmpty {
             let context = MessageContext(message: message, options: options.decoding)
-            switch runHandlers(handlers, context: context) {
-            case .failure(let error):
+            let errors: [String]
+            do {
+                errors = try runHandlers(route, context: context)
+            } catch {
                 return invalid(error, on: channel, reply: reply)
-            case .success(let errors) where errors.isEmpty:
+            }
+            if errors.isEmpty {
                 reply?.resolve(.success(.none))
                 return .handled(count: handlers.count)
-            case .success(let errors):
-                let failure = HandlerFailure(
-                    channel: channel, errors: errors, succeeded: handlers.count - errors.count)
-                reply?.resolve(.failure(.responderFailed(channel, message: failure.message)))
-                return .failed(failure)
             }
+            let failure = HandlerFailure(channel: channel, errors: errors, succeeded: handlers.count - errors.count)
+            reply?.resolve(.failure(.responderFailed(channel, message: failure.message)))
+            return .failed(failure)
         }
 
         let effective = route.policy ?? options.defaultBufferPolicy
@@ -779,27 +768,22 @@ public final class Router: Sendable {
     /// Decodes the body once per event type, then runs the handlers in order.
     ///
     /// The usual case (every handler of the channel takes the same event type)
-    /// allocates nothing here; other types are decoded into a small list.
-    /// - Returns: the decoding failure (no handler ran), or the messages of the handlers that threw.
-    private func runHandlers(
-        _ handlers: [HandlerEntry], context: MessageContext
-    ) -> Result<[String], BodyDecodingError> {
-        guard let first = handlers.first else { return .success([]) }
-        let firstType = first.eventType
-        let firstEvent: any Sendable
-        do {
-            firstEvent = try first.decode(context.body, context.options)
-        } catch {
-            return .failure(error)
+    /// decodes into that type and calls each handler with it, boxing nothing;
+    /// other types are decoded into a small list.
+    /// - Returns: the messages of the handlers that threw.
+    /// - Throws: the decoding failure (then no handler ran).
+    private func runHandlers(_ route: Route, context: MessageContext) throws(BodyDecodingError) -> [String] {
+        let handlers = route.handlers
+        guard let first = handlers.first else { return [] }
+        if route.handlersShareEventType {
+            return try first.handler.runAll(handlers, context: context, diagnostics: diagnostics)
         }
+        let firstType = first.eventType
+        let firstEvent = try first.handler.decodeEvent(context.body, options: context.options)
         var others: [(type: ObjectIdentifier, event: any Sendable)] = []
         for handler in handlers.dropFirst()
         where handler.eventType != firstType && !others.contains(where: { $0.type == handler.eventType }) {
-            do {
-                others.append((handler.eventType, try handler.decode(context.body, context.options)))
-            } catch {
-                return .failure(error)
-            }
+            others.append((handler.eventType, try handler.handler.decodeEvent(context.body, options: context.options)))
         }
         var errors: [String] = []
         for handler in handlers {
@@ -807,14 +791,14 @@ public final class Router: Sendable {
                 handler.eventType == firstType
                 ? firstEvent : (others.first { $0.type == handler.eventType }?.event ?? firstEvent)
             do {
-                try handler.invoke(event, context)
+                try handler.handler.invoke(event, context: context)
             } catch {
                 let message = errorMessage(error)
                 diagnostics.emit(.handlerFailed(context.channel, message: message))
                 errors.append(message)
             }
         }
-        return .success(errors)
+        return errors
     }
 }
 

@@ -1,0 +1,146 @@
+extension Router {
+    /// An immutable snapshot of the routes and the middleware chain.
+    ///
+    /// The router replaces it whenever a registration changes either, so a message
+    /// is routed with one lock round trip (copying this reference out) and the
+    /// lookups happen outside the lock.
+    final class RoutingTable: Sendable {
+        let routes: [Channel: Route]
+        let middleware: [MiddlewareEntry]
+
+        init(routes: [Channel: Route], middleware: [MiddlewareEntry]) {
+            self.routes = routes
+            self.middleware = middleware
+        }
+    }
+
+    /// What delivery needs to know about one channel: its handlers, responder and
+    /// buffer policy.
+    ///
+    /// Immutable: a registration makes a new route and stores it in the routing
+    /// table, so delivery reads a route (one reference) under the lock and uses it
+    /// outside, however the table changes meanwhile.
+    final class Route: Sendable {
+        /// The parts of a route, as registrations change them.
+        struct Parts: Sendable {
+            var handlers: [HandlerEntry] = []
+            var responder: ResponderEntry?
+            var policy: BufferPolicy?
+        }
+
+        let handlers: [HandlerEntry]
+        let responder: ResponderEntry?
+        let policy: BufferPolicy?
+        /// Whether every handler takes the same event type, so the body is decoded once
+        /// into that type and handed to each handler without boxing (the usual case).
+        let handlersShareEventType: Bool
+
+        static let empty = Route(Parts())
+
+        init(_ parts: Parts) {
+            handlers = parts.handlers
+            responder = parts.responder
+            policy = parts.policy
+            let firstType = parts.handlers.first?.eventType
+            handlersShareEventType = parts.handlers.allSatisfy { $0.eventType == firstType }
+        }
+
+        var parts: Parts { Parts(handlers: handlers, responder: responder, policy: policy) }
+
+        /// Whether the channel has a handler or a responder.
+        var isLive: Bool { responder != nil || !handlers.isEmpty }
+
+        /// Whether the route holds nothing worth keeping (so a channel name from outside leaves no trace).
+        var isVacant: Bool { !isLive && policy == nil }
+    }
+
+    /// One subscribed handler: its id (for its token), its event type and the typed handler.
+    struct HandlerEntry: Sendable {
+        let id: UInt64
+        let eventType: ObjectIdentifier
+        let handler: any EventHandling
+    }
+
+    /// A responder with its deadline and fallback.
+    struct ResponderEntry: Sendable {
+        let id: UInt64
+        let deadline: Duration?
+        let fallback: ReplyValue?
+        let decode: @Sendable (MessageBody, DecodingOptions) throws(BodyDecodingError) -> any Sendable
+        let invoke: @Sendable (any Sendable, ReplyState, MessageContext) -> Void
+    }
+}
+
+/// A handler of one event type, with the decoding of that type (see ``TypedEventHandler``).
+protocol EventHandling: AnyObject, Sendable {
+    /// Decodes the body as this handler's event type (for channels whose handlers take several types).
+    func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable
+    /// Calls the handler with an event decoded by ``decodeEvent(_:options:)`` of a handler of the same type.
+    func invoke(_ event: any Sendable, context: MessageContext) throws
+    /// Decodes the body once and calls every handler of `handlers` (all of this
+    /// handler's event type) in order.
+    /// - Returns: the messages of the handlers that threw, each reported to `diagnostics`.
+    func runAll(
+        _ handlers: [Router.HandlerEntry], context: MessageContext, diagnostics: DiagnosticSink
+    ) throws(BodyDecodingError) -> [String]
+}
+
+/// A handler of events of type `E`.
+final class TypedEventHandler<E: Event>: EventHandling {
+    let handler: @Sendable (E, MessageContext) throws -> Void
+    /// `E.init()` when `E` is a ``BodylessEvent``: such an event ignores its body,
+    /// so it is made without running a decoder.
+    private let makeBodyless: (@Sendable () -> E)?
+
+    init(_ handler: @escaping @Sendable (E, MessageContext) throws -> Void) {
+        self.handler = handler
+        makeBodyless = TypedEventHandler.bodylessInitializer()
+    }
+
+    /// `E.init` when `E` is a ``BodylessEvent``, else `nil`.
+    private static func bodylessInitializer() -> (@Sendable () -> E)? {
+        guard let bodyless = E.self as? any BodylessEvent.Type else { return nil }
+        func initializer<B: BodylessEvent>(_: B.Type) -> (@Sendable () -> E)? {
+            let make: @Sendable () -> B = { B() }
+            return make as? @Sendable () -> E
+        }
+        return initializer(bodyless)
+    }
+
+    func decode(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> E {
+        if let makeBodyless { return makeBodyless() }
+        return try body.decode(E.self, options: options)
+    }
+
+    func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable {
+        try decode(body, options: options)
+    }
+
+    func invoke(_ event: any Sendable, context: MessageContext) throws {
+        guard let event = event as? E else { return }
+        try handler(event, context)
+    }
+
+    func runAll(
+        _ handlers: [Router.HandlerEntry], context: MessageContext, diagnostics: DiagnosticSink
+    ) throws(BodyDecodingError) -> [String] {
+        let event = try decode(context.body, options: context.options)
+        var errors: [String] = []
+        for entry in handlers {
+            do {
+                // Every entry has this entry's event type, so its handler is of this class
+                // (checked by class identity, which needs no runtime type lookup, unlike `as?`).
+                if ObjectIdentifier(type(of: entry.handler)) == ObjectIdentifier(type(of: self)) {
+                    try unsafeDowncast(entry.handler, to: Self.self).handler(event, context)
+                } else {
+                    try entry.handler.invoke(event, context: context)
+                }
+            } catch {
+                let message = errorMessage(error)
+                diagnostics.emit(.handlerFailed(context.channel, message: message))
+                errors.append(message)
+            }
+        }
+        return errors
+    }
+}
