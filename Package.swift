@@ -37,9 +37,11 @@ let package = Package(
 // `LLVMFuzzerTestOneInput`; .ci/fuzz builds them with `--sanitize=fuzzer`.
 package.products += [
     .executable(name: "SwitchboardFuzzDecoder", targets: ["SwitchboardFuzzDecoder"]),
+    .executable(name: "SwitchboardFuzzMessages", targets: ["SwitchboardFuzzMessages"]),
 ]
 package.targets += [
     .executableTarget(name: "SwitchboardFuzzDecoder", dependencies: ["Switchboard"]),
+    .executableTarget(name: "SwitchboardFuzzMessages", dependencies: ["Switchboard", "SwitchboardCommerce"]),
 ]
 
 // One place for the settings every target shares: Swift 6 mode, strict
