@@ -171,12 +171,38 @@ extension BodyDecoder {
     /// Decodes `type` from the value at entry `index` of a tape, with the same
     /// rules as the other sources (the path starts at `body`).
     func decode<T: Decodable>(_ type: T.Type, fromTape tape: JSONTape, at index: Int) throws(BodyDecodingError) -> T {
-        try withExtendedLifetime(tape) { () throws(BodyDecodingError) -> T in
+        if options.maxDepth > BodyDecoder.tapeFastPathDepth, let fast = T.self as? any TapeDecodable.Type,
+            let value = BodyDecoder.fastDecode(fast, as: T.self, tape: tape, index: index)
+        {
+            return value
+        }
+        return try withExtendedLifetime(tape) { () throws(BodyDecodingError) -> T in
             let root = TapeValue(tape, index)
             return try BodyDecoder.run {
                 try TapeDecoder(value: root, node: .root, options: options).decodeValue(T.self, root, .root, .none)
             }
         }
+    }
+
+    /// How deep a ``TapeDecodable`` conformance may open containers: the fast path
+    /// runs only under a larger `maxDepth`, where `Decodable` would not throw for depth either.
+    package static let tapeFastPathDepth = 8
+
+    /// `F` read off the tape by its ``TapeDecodable`` conformance, as a `T` (`F` is `T`);
+    /// `nil` when the conformance does not take the body, and `Decodable` decodes it.
+    static func fastDecode<F: TapeDecodable, T>(_ fast: F.Type, as type: T.Type, tape: JSONTape, index: Int) -> T? {
+        guard F.self == T.self else { return nil }
+        let value = withExtendedLifetime(tape) { () -> F? in
+            do {
+                var reader = try TapeObjectReader(tape: tape, index: index)
+                return try F(tape: &reader)
+            } catch {
+                return nil
+            }
+        }
+        guard let value else { return nil }
+        // `F` and `T` are the same type (checked above): this reinterprets nothing.
+        return unsafeBitCast(value, to: T.self)
     }
 
     /// Decodes `type` from the member `key` of the object at entry `index` of a

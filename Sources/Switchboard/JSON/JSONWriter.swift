@@ -295,9 +295,9 @@ public struct JSONWriter: Sendable {
             endArray()
         case .object(let members):
             beginObject()
-            for key in members.keys.sorted() {
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                 self.key(key)
-                if let member = members[key] { write(member) }
+                write(member)
             }
             endObject()
         }

@@ -18,6 +18,18 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
 
     /// The raw value.
     public var description: String { rawValue }
+
+    /// The index of this kind in `allCases`.
+    var position: Int {
+        switch self {
+        case .handled: return 0
+        case .replied: return 1
+        case .failed: return 2
+        case .invalid: return 3
+        case .unhandled: return 4
+        case .malformed: return 5
+        }
+    }
 }
 
 /// What went wrong with a message: `{"message"}`, and `{"path", "message"}` for `invalid`.

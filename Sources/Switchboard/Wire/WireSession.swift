@@ -39,6 +39,10 @@ public struct WireSession: Sendable {
     public private(set) var summary = WireSummary()
     /// One waiter for the session: messages are processed one at a time.
     private let waiter = ReplyWaiter()
+    /// The channels seen so far, by their names' bytes.
+    private var channels = WireChannelCache()
+    /// Where replies are encoded, reused from message to message.
+    private var replyWriter = JSONWriter(capacity: 4096)
 
     /// Creates a session over `router`.
     public init(router: Router, options: Options = Options()) {
@@ -60,7 +64,7 @@ public struct WireSession: Sendable {
         // Fast path: the strict tape reader, and the body decoded straight from it.
         // Anything it does not take (malformed lines, odd names or ids) goes the
         // `JSONReader` way below, which says exactly what is wrong.
-        if let message = WireTapeMessage(line, maxDepth: options.reader.options.maxDepth) {
+        if let message = WireTapeMessage(line, maxDepth: options.reader.options.maxDepth, channels: &channels) {
             return process(
                 channel: message.channel, body: message.body, id: message.id, line: number, source: source)
         }
@@ -152,14 +156,22 @@ public struct WireSession: Sendable {
         summary.elapsed = elapsed
     }
 
-    private func encode(_ value: ReplyValue, into result: inout WireOutcome) {
+    /// Encodes a reply as ``ReplyValue/jsonBytes()`` does, through the session's reused writer.
+    private mutating func encode(_ value: ReplyValue, into result: inout WireOutcome) {
+        replyWriter.reset()
         do {
-            result.replyJSON = try value.jsonBytes()
+            let encodable: any Encodable = value.value
+            try WireSession.encodeJSON(encodable, into: &replyWriter)
+            result.replyJSON = replyWriter.bytes
             result.kind = .replied
         } catch {
             result.kind = .failed
             result.error = WireError(message: "the reply could not be encoded: \(error)")
         }
+    }
+
+    private static func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
+        try BodyEncoder().encodeJSON(value, into: &writer)
     }
 
     /// The `failed` message for a request failure: the responder's own message,

@@ -4,26 +4,31 @@
 /// `switchboard: 14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`.
 public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// How many messages had each outcome (every kind is present, zeros included).
-    public private(set) var counts: [WireOutcomeKind: Int]
+    public var counts: [WireOutcomeKind: Int] {
+        Dictionary(uniqueKeysWithValues: WireOutcomeKind.allCases.map { ($0, self[$0]) })
+    }
+    /// The counts in `WireOutcomeKind.allCases` order (no hashing per message).
+    private var tally: [Int]
+    /// All messages counted (blank lines are not messages).
+    public private(set) var total: Int
     /// The wall-clock time the session took, once finished.
     public var elapsed: Duration
 
     /// An empty summary.
     public init() {
-        counts = Dictionary(uniqueKeysWithValues: WireOutcomeKind.allCases.map { ($0, 0) })
+        tally = Array(repeating: 0, count: WireOutcomeKind.allCases.count)
+        total = 0
         elapsed = .zero
     }
 
     /// Counts one outcome.
     public mutating func record(_ kind: WireOutcomeKind) {
-        counts[kind, default: 0] += 1
+        tally[kind.position] += 1
+        total += 1
     }
 
     /// How many messages had `kind`.
-    public subscript(kind: WireOutcomeKind) -> Int { counts[kind] ?? 0 }
-
-    /// All messages counted (blank lines are not messages).
-    public var total: Int { counts.values.reduce(0, +) }
+    public subscript(kind: WireOutcomeKind) -> Int { tally[kind.position] }
 
     /// Whether every message was handled or replied.
     public var allSucceeded: Bool { total == self[.handled] + self[.replied] }

@@ -10,7 +10,7 @@ struct WireTapeMessage {
     let body: MessageBody
     let id: WireID?
 
-    init?(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init?(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, channels: inout WireChannelCache) {
         guard let tape = JSONTape.parse(line, maxDepth: maxDepth), tape.kind(0) == .object else { return nil }
         var name: Int?
         var id: Int?
@@ -39,7 +39,16 @@ struct WireTapeMessage {
             key = tape.next(key + 1)
         }
         guard let name, tape.kind(name) == .string else { return nil }
-        guard let channel = try? Channel(validating: tape.string(name)) else { return nil }
+        let channel: Channel
+        if tape.entries[name].flags & JSONTape.Flags.escaped == 0, let cached = channels.channel(named: tape.text(name)) {
+            channel = cached
+        } else {
+            guard let validated = try? Channel(validating: tape.string(name)) else { return nil }
+            if tape.entries[name].flags & JSONTape.Flags.escaped == 0 {
+                channels.insert(validated, named: tape.text(name))
+            }
+            channel = validated
+        }
         if let id {
             switch tape.kind(id) {
             case .string: self.id = .string(tape.string(id))

@@ -1,0 +1,140 @@
+/// Reads the members of one object on a ``JSONTape`` for ``TapeDecodable``
+/// conformances, with the rules of the `Decodable` path for well-formed input:
+/// a required member must be there with the right type; an optional one may be
+/// missing or `null`; an `Int` must be a plain integer literal. Anything else
+/// throws ``TapeMiss``.
+///
+/// Members are found as the keyed container finds them: the key after the last
+/// one found is tried first, so reading in document order is linear.
+package struct TapeObjectReader {
+    /// The tape (the decode that made this reader keeps it alive).
+    private unowned(unsafe) let tape: JSONTape
+    /// The object's entry.
+    private let object: Int
+    /// The key entry to try first.
+    private var hint: Int?
+
+    /// A reader of the object at entry `index`; throws when the entry is not an object.
+    package init(tape: JSONTape, index: Int) throws(TapeMiss) {
+        guard tape.kind(index) == .object else { throw TapeMiss() }
+        self.tape = tape
+        self.object = index
+    }
+
+    /// The entry of the member `key`'s value, or `nil` when there is none.
+    @inline(__always)
+    private mutating func find(_ key: StaticString) -> Int? {
+        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        guard let found = tape.member(name, in: object, hint: hint) else { return nil }
+        hint = tape.next(found)
+        return found
+    }
+
+    /// The entry of `key`'s value when it is there and not `null`.
+    @inline(__always)
+    private mutating func present(_ key: StaticString) -> Int? {
+        guard let found = find(key), tape.kind(found) != .null else { return nil }
+        return found
+    }
+
+    @inline(__always)
+    private func string(at entry: Int) throws(TapeMiss) -> String {
+        guard tape.kind(entry) == .string else { throw TapeMiss() }
+        return tape.string(entry)
+    }
+
+    @inline(__always)
+    private func int(at entry: Int) throws(TapeMiss) -> Int {
+        guard tape.kind(entry) == .number, let value = tape.smallInteger(entry), let int = Int(exactly: value) else {
+            throw TapeMiss()
+        }
+        return int
+    }
+
+    @inline(__always)
+    private func bool(at entry: Int) throws(TapeMiss) -> Bool {
+        switch tape.kind(entry) {
+        case .true: return true
+        case .false: return false
+        default: throw TapeMiss()
+        }
+    }
+
+    /// The string member `key`.
+    package mutating func string(_ key: StaticString) throws(TapeMiss) -> String {
+        guard let entry = find(key) else { throw TapeMiss() }
+        return try string(at: entry)
+    }
+
+    /// The string member `key`; `nil` when missing or `null`.
+    package mutating func optionalString(_ key: StaticString) throws(TapeMiss) -> String? {
+        guard let entry = present(key) else { return nil }
+        return try string(at: entry)
+    }
+
+    /// The integer member `key`.
+    package mutating func int(_ key: StaticString) throws(TapeMiss) -> Int {
+        guard let entry = find(key) else { throw TapeMiss() }
+        return try int(at: entry)
+    }
+
+    /// The integer member `key`; `nil` when missing or `null`.
+    package mutating func optionalInt(_ key: StaticString) throws(TapeMiss) -> Int? {
+        guard let entry = present(key) else { return nil }
+        return try int(at: entry)
+    }
+
+    /// The Boolean member `key`.
+    package mutating func bool(_ key: StaticString) throws(TapeMiss) -> Bool {
+        guard let entry = find(key) else { throw TapeMiss() }
+        return try bool(at: entry)
+    }
+
+    /// The Boolean member `key`; `nil` when missing or `null`.
+    package mutating func optionalBool(_ key: StaticString) throws(TapeMiss) -> Bool? {
+        guard let entry = present(key) else { return nil }
+        return try bool(at: entry)
+    }
+
+    /// The object member `key`, read by `T`.
+    package mutating func value<T: TapeDecodable>(_ type: T.Type, _ key: StaticString) throws(TapeMiss) -> T {
+        guard let entry = find(key) else { throw TapeMiss() }
+        var reader = try TapeObjectReader(tape: tape, index: entry)
+        return try T(tape: &reader)
+    }
+
+    /// The member `key` as a ``JSONValue`` (any JSON); `nil` when missing or `null`.
+    package mutating func optionalJSON(_ key: StaticString) -> JSONValue? {
+        guard let entry = present(key) else { return nil }
+        return tape.jsonValue(entry)
+    }
+
+    /// The array-of-strings member `key`.
+    package mutating func strings(_ key: StaticString) throws(TapeMiss) -> [String] {
+        guard let entry = find(key), tape.kind(entry) == .array else { throw TapeMiss() }
+        let end = tape.next(entry)
+        var strings: [String] = []
+        strings.reserveCapacity(end - entry - 1)
+        // A string is one entry, so the elements of an array of strings are the entries up to its end.
+        for element in (entry + 1)..<end {
+            strings.append(try string(at: element))
+        }
+        return strings
+    }
+
+    /// The object-of-strings member `key`.
+    package mutating func stringDictionary(_ key: StaticString) throws(TapeMiss) -> [String: String] {
+        guard let entry = find(key), tape.kind(entry) == .object else { throw TapeMiss() }
+        let end = tape.next(entry)
+        var result: [String: String] = [:]
+        result.reserveCapacity(end - entry - 1)
+        var member = entry + 1
+        while member < end {
+            // Keys are unique on a tape; a value that is not a string ends the fast path (it may be a container).
+            guard tape.kind(member + 1) == .string else { throw TapeMiss() }
+            result[tape.string(member)] = tape.string(member + 1)
+            member += 2
+        }
+        return result
+    }
+}
