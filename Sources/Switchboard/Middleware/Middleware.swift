@@ -75,58 +75,86 @@ public struct MiddlewareNext: Sendable {
 /// One message's trip through a snapshot of the middleware list.
 ///
 /// One object per message (only when middleware is registered): it carries the
-/// snapshot, the caller's reply and the route looked up for the message's
-/// channel, so delivery after the chain needs no second lock round trip.
+/// caller's reply and the route read for the message's channel (with the chain),
+/// so delivery after the chain needs no second lock round trip.
 final class ChainRun: @unchecked Sendable {
     // `@unchecked`: every stored property is an immutable `Sendable` value except
     // `lastStop`, which is read and written only inside `ChainRun.stopLock`.
     let router: Router
-    let entries: [MiddlewareEntry]
     let reply: OnceReply?
     let routedChannel: Channel
+    /// The route read for `routedChannel`, with the middleware chain.
     let route: Router.Route
     private var lastStop: (depth: Int, reason: String)?
 
     /// Guards `lastStop` of every run; taken only when a middleware returns `.stopped`.
     private static let stopLock = Locked(())
 
-    init(router: Router, entries: [MiddlewareEntry], reply: OnceReply?, channel: Channel, route: Router.Route) {
+    init(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) {
         self.router = router
-        self.entries = entries
         self.reply = reply
         self.routedChannel = channel
         self.route = route
     }
 
     func run(_ message: Message, from index: Int) -> Outcome {
+        let entries = route.middleware
         guard index < entries.count else {
-            let route = message.channel == routedChannel ? route : nil
-            return router.deliver(message, route: route, reply: reply)
+            return router.deliver(message, route: message.channel == routedChannel ? route : nil, reply: reply)
         }
-        let outcome = entries[index].middleware.handle(message, next: MiddlewareNext(run: self, index: index + 1))
-        if case .stopped(let reason) = outcome {
-            noteStop(reason: reason, at: index, channel: message.channel, outcome: outcome)
+        let outcome = entries[index].handle(message, next: MiddlewareNext(run: self, index: index + 1))
+        if outcome.isStopped {
+            noteStop(at: index, channel: message.channel, outcome: outcome)
         }
         return outcome
     }
 
     /// Reports a stop once, naming the middleware that stopped the message; an
     /// outer middleware that only passes the same stop on is not reported again.
-    private func noteStop(reason: String, at depth: Int, channel: Channel, outcome: Outcome) {
+    private func noteStop(at depth: Int, channel: Channel, outcome: Outcome) {
+        guard case .stopped(let reason) = outcome else { return }
         let isNew = ChainRun.stopLock.withLock { _ -> Bool in
             defer { lastStop = (depth, reason) }
             guard let last = lastStop else { return true }
             return !(last.depth == depth + 1 && last.reason == reason)
         }
         if isNew {
-            router.diagnostics.emit(.stopped(channel, by: entries[depth].name, outcome))
+            router.diagnostics.emit(.stopped(channel, by: route.middleware[depth].name, outcome))
         }
     }
 }
 
 /// A registered middleware and its name (for diagnostics).
-struct MiddlewareEntry: Sendable {
+///
+/// The chain is an array of these references; ``TypedMiddlewareEntry`` holds the
+/// middleware with its own type, so running it copies no existential box.
+class MiddlewareEntry: @unchecked Sendable {
+    // `@unchecked`: not final (see `TypedMiddlewareEntry`); every stored property is an immutable `Sendable` value.
     let id: UInt64
     let name: String
-    let middleware: any MessageMiddleware
+
+    init(id: UInt64, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// Runs the middleware on `message`. (Every entry is a ``TypedMiddlewareEntry``,
+    /// which overrides this; an entry without a middleware only passes the message on.)
+    func handle(_ message: Message, next: MiddlewareNext) -> Outcome {
+        next(message)
+    }
+}
+
+/// A registered middleware of type `M`.
+final class TypedMiddlewareEntry<M: MessageMiddleware>: MiddlewareEntry, @unchecked Sendable {
+    let middleware: M
+
+    init(id: UInt64, name: String, middleware: M) {
+        self.middleware = middleware
+        super.init(id: id, name: name)
+    }
+
+    override func handle(_ message: Message, next: MiddlewareNext) -> Outcome {
+        middleware.handle(message, next: next)
+    }
 }

@@ -1,27 +1,50 @@
 extension Router {
-    /// An immutable snapshot of the routes and the middleware chain.
+    /// An immutable snapshot of the routes, each with the middleware chain.
     ///
-    /// The router replaces it whenever a registration changes either, so a message
-    /// is routed with one lock round trip (copying this reference out) and the
-    /// lookups happen outside the lock.
+    /// The router replaces it whenever a registration changes a route or the
+    /// chain, so routing a message takes one lock round trip that copies out one
+    /// reference: the message's ``Route``, which carries the chain too.
     final class RoutingTable: Sendable {
+        /// Every channel with a handler, a responder or a buffer policy.
         let routes: [Channel: Route]
+        /// The middleware chain, in registration order.
         let middleware: [MiddlewareEntry]
+        /// The route of every other channel: nothing but the chain.
+        let unrouted: Route
 
         init(routes: [Channel: Route], middleware: [MiddlewareEntry]) {
             self.routes = routes
             self.middleware = middleware
+            unrouted = Route(Route.Parts(), middleware: middleware)
+        }
+
+        /// The route of `channel`, or `nil` when it has none.
+        func route(_ channel: Channel) -> Route? { routes[channel] }
+
+        /// This table with the route of `channel` changed (removed when it holds nothing).
+        func updating(_ channel: Channel, _ change: (inout Route.Parts) -> Void) -> RoutingTable {
+            var parts = routes[channel]?.parts ?? Route.Parts()
+            change(&parts)
+            let route = Route(parts, middleware: middleware)
+            var routes = self.routes
+            routes[channel] = route.isVacant ? nil : route
+            return RoutingTable(routes: routes, middleware: middleware)
+        }
+
+        /// This table with another middleware chain.
+        func replacing(middleware: [MiddlewareEntry]) -> RoutingTable {
+            RoutingTable(routes: routes.mapValues { Route($0.parts, middleware: middleware) }, middleware: middleware)
         }
     }
 
-    /// What delivery needs to know about one channel: its handlers, responder and
-    /// buffer policy.
+    /// What delivery needs to know about one channel: the middleware chain, the
+    /// handlers, the responder and the buffer policy.
     ///
-    /// Immutable: a registration makes a new route and stores it in the routing
-    /// table, so delivery reads a route (one reference) under the lock and uses it
-    /// outside, however the table changes meanwhile.
+    /// Immutable: a registration makes a new route and stores it in a new
+    /// ``RoutingTable``, so delivery uses the route it read however the table
+    /// changes meanwhile.
     final class Route: Sendable {
-        /// The parts of a route, as registrations change them.
+        /// The parts of a route that registrations change.
         struct Parts: Sendable {
             var handlers: [HandlerEntry] = []
             var responder: ResponderEntry?
@@ -31,16 +54,20 @@ extension Router {
         let handlers: [HandlerEntry]
         let responder: ResponderEntry?
         let policy: BufferPolicy?
+        /// The middleware chain when the route was read.
+        let middleware: [MiddlewareEntry]
         /// Whether every handler takes the same event type, so the body is decoded once
         /// into that type and handed to each handler without boxing (the usual case).
         let handlersShareEventType: Bool
 
-        static let empty = Route(Parts())
+        /// No handlers, responder, policy or middleware.
+        static let empty = Route(Parts(), middleware: [])
 
-        init(_ parts: Parts) {
+        init(_ parts: Parts, middleware: [MiddlewareEntry]) {
             handlers = parts.handlers
             responder = parts.responder
             policy = parts.policy
+            self.middleware = middleware
             let firstType = parts.handlers.first?.eventType
             handlersShareEventType = parts.handlers.allSatisfy { $0.eventType == firstType }
         }
@@ -61,13 +88,25 @@ extension Router {
         let handler: any EventHandling
     }
 
-    /// A responder with its deadline and fallback.
-    struct ResponderEntry: Sendable {
+    /// A responder with its deadline and fallback (a class, so a route copies one reference).
+    final class ResponderEntry: Sendable {
         let id: UInt64
         let deadline: Duration?
         let fallback: ReplyValue?
         let decode: @Sendable (MessageBody, DecodingOptions) throws(BodyDecodingError) -> any Sendable
         let invoke: @Sendable (any Sendable, ReplyState, MessageContext) -> Void
+
+        init(
+            id: UInt64, deadline: Duration?, fallback: ReplyValue?,
+            decode: @escaping @Sendable (MessageBody, DecodingOptions) throws(BodyDecodingError) -> any Sendable,
+            invoke: @escaping @Sendable (any Sendable, ReplyState, MessageContext) -> Void
+        ) {
+            self.id = id
+            self.deadline = deadline
+            self.fallback = fallback
+            self.decode = decode
+            self.invoke = invoke
+        }
     }
 }
 

@@ -42,19 +42,16 @@ public final class Router: Sendable {
 
     struct State: Sendable {
         /// The routes and the middleware, replaced as a whole on every change: delivery
-        /// copies out this one reference under the lock and reads it outside.
+        /// copies out one route (which carries the chain) under the lock and reads it outside.
         var table = RoutingTable(routes: [:], middleware: [])
         /// Every channel with a handler, a responder or a buffer policy.
-        var routes: [Channel: Route] {
-            get { table.routes }
-            set { table = RoutingTable(routes: newValue, middleware: table.middleware) }
-        }
+        var routes: [Channel: Route] { table.routes }
         /// Messages kept for channels with no handler yet, in arrival order; no empty lists.
         var kept: [Channel: [KeptMessage]] = [:]
         /// The middleware chain, in registration order.
         var middleware: [MiddlewareEntry] {
             get { table.middleware }
-            set { table = RoutingTable(routes: table.routes, middleware: newValue) }
+            set { table = table.replacing(middleware: newValue) }
         }
         var features: [String: Feature] = [:]
         /// In registration order (ids only grow).
@@ -78,10 +75,7 @@ public final class Router: Sendable {
 
         /// Changes the route of `channel`, removing it when it holds nothing.
         mutating func updateRoute(_ channel: Channel, _ change: (inout Route.Parts) -> Void) {
-            var parts = routes[channel]?.parts ?? Route.Parts()
-            change(&parts)
-            let route = Route(parts)
-            routes[channel] = route.isVacant ? nil : route
+            table = table.updating(channel, change)
         }
 
         func computeManifest() -> Manifest {
@@ -121,11 +115,18 @@ public final class Router: Sendable {
 
     /// Runs `body` under the lock, then tells manifest observers about any change it made.
     private func mutate<R>(_ body: (inout State) -> R) -> R {
+        Router.mutate(state, body)
+    }
+
+    /// ``mutate(_:)`` on a router's state. Tokens and timers hold the state weakly,
+    /// not the router: a weakly referenced object takes the slow path of every
+    /// retain and release, and the router is retained on every message.
+    private static func mutate<R>(_ state: Locked<State>, _ body: (inout State) -> R) -> R {
         let (result, mustNotify) = state.withLock { state -> (R, Bool) in
             let result = body(&state)
             return (result, state.queueManifestChange())
         }
-        if mustNotify { notifyManifestObservers() }
+        if mustNotify { notifyManifestObservers(state) }
         return result
     }
 
@@ -135,7 +136,7 @@ public final class Router: Sendable {
     /// were made and the last manifest they see is the current one, even when
     /// threads register concurrently. A change made by an observer (or by another
     /// thread meanwhile) is queued and told by the same loop.
-    private func notifyManifestObservers() {
+    private static func notifyManifestObservers(_ state: Locked<State>) {
         while true {
             let next = state.withLock { state -> (Manifest, [@Sendable (Manifest) -> Void])? in
                 guard !state.pendingManifests.isEmpty else {
@@ -203,8 +204,9 @@ public final class Router: Sendable {
             return (id, kept, expired)
         }
         deliverKept(kept, expired: expired, on: channel)
-        return Registration { [weak self] in
-            self?.mutate { state in
+        return Registration { [weak state] in
+            guard let state else { return }
+            Router.mutate(state) { state in
                 guard state.routes[channel]?.handlers.contains(where: { $0.id == id }) == true else { return }
                 state.updateRoute(channel) { route in route.handlers.removeAll { $0.id == id } }
             }
@@ -314,8 +316,9 @@ public final class Router: Sendable {
         }
         guard let (id, kept, expired) = registered else { throw .responderExists(channel) }
         deliverKept(kept, expired: expired, on: channel)
-        return Registration { [weak self] in
-            self?.mutate { state in
+        return Registration { [weak state] in
+            guard let state else { return }
+            Router.mutate(state) { state in
                 if state.routes[channel]?.responder?.id == id {
                     state.updateRoute(channel) { route in route.responder = nil }
                 }
@@ -335,11 +338,11 @@ public final class Router: Sendable {
         let label = name ?? String(describing: type(of: middleware))
         let id = state.withLock { state -> UInt64 in
             let id = state.makeID()
-            state.middleware.append(MiddlewareEntry(id: id, name: label, middleware: middleware))
+            state.middleware.append(TypedMiddlewareEntry(id: id, name: label, middleware: middleware))
             return id
         }
-        return Registration { [weak self] in
-            self?.state.withLock { state in state.middleware.removeAll { $0.id == id } }
+        return Registration { [weak state] in
+            state?.withLock { state in state.middleware.removeAll { $0.id == id } }
         }
     }
 
@@ -387,8 +390,8 @@ public final class Router: Sendable {
             state.manifestObservers.append((id, observer))
             return id
         }
-        return Registration { [weak self] in
-            self?.state.withLock { state in state.manifestObservers.removeAll { $0.id == id } }
+        return Registration { [weak state] in
+            state?.withLock { state in state.manifestObservers.removeAll { $0.id == id } }
         }
     }
 
@@ -451,11 +454,18 @@ public final class Router: Sendable {
     /// reporting each as ``Diagnostic/keptExpired(_:)``. The router also does this on
     /// its own when a kept message's time is up, and before delivering kept messages.
     public func discardExpiredMessages() {
+        Router.discardExpiredMessages(state, defaultPolicy: options.defaultBufferPolicy, diagnostics: diagnostics)
+    }
+
+    /// ``discardExpiredMessages()`` on a router's state (see ``mutate(_:_:)`` for why not on the router).
+    private static func discardExpiredMessages(
+        _ state: Locked<State>, defaultPolicy: BufferPolicy, diagnostics: DiagnosticSink
+    ) {
         let now = ContinuousClock.now
         let expired = state.withLock { state -> [(Channel, KeptMessage)] in
             var expired: [(Channel, KeptMessage)] = []
             for (channel, kept) in state.kept {
-                guard case .keep(_, let limit) = state.routes[channel]?.policy ?? options.defaultBufferPolicy else {
+                guard case .keep(_, let limit) = state.routes[channel]?.policy ?? defaultPolicy else {
                     continue
                 }
                 let (old, fresh) = kept.partitioned { now - $0.arrival >= limit }
@@ -466,10 +476,18 @@ public final class Router: Sendable {
             }
             return expired
         }
-        for (channel, message) in expired { discard(message, on: channel, diagnostic: .keptExpired(channel)) }
+        for (channel, message) in expired {
+            discard(message, on: channel, diagnostic: .keptExpired(channel), diagnostics: diagnostics)
+        }
     }
 
     private func discard(_ kept: KeptMessage, on channel: Channel, diagnostic: Diagnostic) {
+        Router.discard(kept, on: channel, diagnostic: diagnostic, diagnostics: diagnostics)
+    }
+
+    private static func discard(
+        _ kept: KeptMessage, on channel: Channel, diagnostic: Diagnostic, diagnostics: DiagnosticSink
+    ) {
         diagnostics.emit(diagnostic)
         kept.reply?.resolve(.failure(.noResponder(channel)))
     }
@@ -531,8 +549,11 @@ public final class Router: Sendable {
             for message in overflow { discard(message, on: channel, diagnostic: .keptOverflow(channel)) }
             diagnostics.emit(.kept(channel, count: count))
             if case .keep(_, let limit) = policy {
+                let defaultPolicy = options.defaultBufferPolicy
                 DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(limit.nanosecondsClamped)) {
-                    [weak self] in self?.discardExpiredMessages()
+                    [weak state, diagnostics] in
+                    guard let state else { return }
+                    Router.discardExpiredMessages(state, defaultPolicy: defaultPolicy, diagnostics: diagnostics)
                 }
             }
             if let reply { armKeptDeadline(reply, on: channel) }
@@ -545,9 +566,9 @@ public final class Router: Sendable {
     private func armKeptDeadline(_ reply: OnceReply, on channel: Channel) {
         let deadline = options.defaultDeadline
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) {
-            [weak self] in
+            [weak state, diagnostics] in
             guard !reply.isResolved else { return }
-            self?.state.withLock { state in
+            state?.withLock { state in
                 guard var list = state.kept[channel], let index = list.firstIndex(where: { $0.reply === reply })
                 else { return }
                 list.remove(at: index)
@@ -555,8 +576,9 @@ public final class Router: Sendable {
                 state.keptTotal -= 1
             }
             // Reported before the caller resumes, as the other deadline paths do.
+            // (Reported only while the router lives, which its state does not outlive.)
             reply.resolveUnlessAtResponder(.failure(.timedOut(channel, after: deadline))) {
-                self?.diagnostics.emit(.deadlinePassed(channel, after: deadline, usedFallback: false))
+                if state != nil { diagnostics.emit(.deadlinePassed(channel, after: deadline, usedFallback: false)) }
             }
         }
     }
@@ -589,7 +611,7 @@ public final class Router: Sendable {
 
     /// Routes one message. See ``receive(name:body:)``.
     public func receive(_ message: Message) -> Outcome {
-        dispatch(message, reply: nil, table: state.withLock { $0.table })
+        dispatch(message, reply: nil, route: route(of: message.channel))
     }
 
     /// Routes one message and resolves `replyHandler` exactly once with its reply:
@@ -608,7 +630,7 @@ public final class Router: Sendable {
         replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
     ) -> Outcome {
         let reply = OnceReply(channel: message.channel, replyHandler)
-        return dispatch(message, reply: reply, table: state.withLock { $0.table })
+        return dispatch(message, reply: reply, route: route(of: message.channel))
     }
 
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
@@ -619,39 +641,36 @@ public final class Router: Sendable {
         id: String? = nil,
         replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
     ) -> Outcome {
-        let table = state.withLock { $0.table }
-        var route: Route?
-        let channel: Channel
         // A name in the routing table is valid (every registered channel was validated):
         // only names the table does not know need checking.
-        if name.utf8.count <= Channel.maxLength, let known = table.routes[Channel(uncheckedName: name)] {
-            route = known
-            channel = Channel(uncheckedName: name)
-        } else {
-            do {
-                channel = try Channel(validating: name)
-            } catch {
-                diagnostics.emit(.invalidChannel(name: name, error))
-                replyHandler?(.failure(.invalidChannel(name: name, error)))
-                return .invalidChannel(error)
-            }
+        let channel = Channel(uncheckedName: name)
+        let fits = name.utf8.count <= Channel.maxLength
+        let (route, known) = state.withLock { state -> (Route, Bool) in
+            if fits, let route = state.table.route(channel) { return (route, true) }
+            return (state.table.unrouted, false)
+        }
+        if !known, let error = Channel.problem(in: name) {
+            diagnostics.emit(.invalidChannel(name: name, error))
+            replyHandler?(.failure(.invalidChannel(name: name, error)))
+            return .invalidChannel(error)
         }
         let message = Message(channel: channel, body: body, id: id)
         let reply = replyHandler.map { OnceReply(channel: channel, $0) }
-        return dispatch(message, reply: reply, table: table, route: route ?? .empty)
+        return dispatch(message, reply: reply, route: route)
     }
 
-    /// Runs the middleware chain (if any) and delivery, with the routing table read
-    /// in one lock round trip (and the message's route in it, when already looked up).
-    private func dispatch(
-        _ message: Message, reply: OnceReply?, table: RoutingTable, route: Route? = nil
-    ) -> Outcome {
-        let route = route ?? table.routes[message.channel] ?? .empty
-        let middleware = table.middleware
+    /// The route of `channel` with the middleware chain, in one lock round trip.
+    private func route(of channel: Channel) -> Route {
+        state.withLock { $0.table.route(channel) ?? $0.table.unrouted }
+    }
+
+    /// Runs the middleware chain (if any) and delivery, with the route read for the message's channel.
+    private func dispatch(_ message: consuming Message, reply: OnceReply?, route: Route) -> Outcome {
+        let middleware = route.middleware
         if middleware.isEmpty {
             return deliver(message, route: route, reply: reply)
         }
-        let run = ChainRun(router: self, entries: middleware, reply: reply, channel: message.channel, route: route)
+        let run = ChainRun(router: self, reply: reply, channel: message.channel, route: route)
         let outcome = run.run(message, from: 0)
         // Every delivery path resolves or claims the reply; one left unclaimed was stopped by middleware.
         reply?.resolveIfUnclaimed { Router.stoppedResult(of: outcome, on: message.channel) }
@@ -687,9 +706,37 @@ public final class Router: Sendable {
     /// or applies the channel's policy when it has neither. Every path either
     /// resolves `reply` or hands it on (to a responder or a buffer).
     /// - Parameter route: the channel's route as read with the middleware, or `nil` to look it up.
-    func deliver(_ message: Message, route: Route?, reply: OnceReply?) -> Outcome {
+    func deliver(_ message: consuming Message, route: Route?, reply: OnceReply?) -> Outcome {
+        let route = route ?? state.withLock { $0.table.route(message.channel) } ?? .empty
+        if route.responder == nil, !route.handlers.isEmpty {
+            return deliverToHandlers(message, route: route, reply: reply)
+        }
+        return deliverToResponderOrPolicy(message, route: route, reply: reply)
+    }
+
+    /// Delivers a message to the handlers of a channel without a responder.
+    private func deliverToHandlers(_ message: consuming Message, route: Route, reply: OnceReply?) -> Outcome {
+        let context = MessageContext(message: message, options: options.decoding)
+        let errors: [String]
+        do {
+            errors = try runHandlers(route, context: context)
+        } catch {
+            return invalid(error, on: context.channel, reply: reply)
+        }
+        if errors.isEmpty {
+            reply?.resolve(.success(.none))
+            return .handled(count: route.handlers.count)
+        }
+        let channel = context.channel
+        let failure = HandlerFailure(channel: channel, errors: errors, succeeded: route.handlers.count - errors.count)
+        reply?.resolve(.failure(.responderFailed(channel, message: failure.message)))
+        return .failed(failure)
+    }
+
+    /// Delivers a message to the channel's responder (and its handlers), or applies
+    /// the channel's buffer policy when it has neither.
+    private func deliverToResponderOrPolicy(_ message: Message, route: Route, reply: OnceReply?) -> Outcome {
         let channel = message.channel
-        let route = route ?? state.withLock { $0.table.routes[channel] } ?? .empty
         let handlers = route.handlers
 
         if let responder = route.responder {
@@ -731,23 +778,6 @@ public final class Router: Sendable {
                 return .failed(
                     HandlerFailure(channel: channel, errors: failures + [failure.reason], succeeded: succeeded))
             }
-        }
-
-        if !handlers.isEmpty {
-            let context = MessageContext(message: message, options: options.decoding)
-            let errors: [String]
-            do {
-                errors = try runHandlers(route, context: context)
-            } catch {
-                return invalid(error, on: channel, reply: reply)
-            }
-            if errors.isEmpty {
-                reply?.resolve(.success(.none))
-                return .handled(count: handlers.count)
-            }
-            let failure = HandlerFailure(channel: channel, errors: errors, succeeded: handlers.count - errors.count)
-            reply?.resolve(.failure(.responderFailed(channel, message: failure.message)))
-            return .failed(failure)
         }
 
         let effective = route.policy ?? options.defaultBufferPolicy

@@ -8,7 +8,9 @@ import Foundation
 /// what makes the `@unchecked Sendable` conformance sound.
 package final class Locked<State>: @unchecked Sendable {
     private let lock = NSLock()
-    private var state: State
+    // `@exclusivity(unchecked)`: the lock makes every access exclusive, so the
+    // runtime check a class's stored `var` otherwise costs on each access is redundant.
+    @exclusivity(unchecked) private var state: State
 
     package init(_ state: State) {
         self.state = state
