@@ -92,40 +92,40 @@ public struct WireOutcome: Sendable, Hashable {
     /// Writes the outcome as one JSON object and a newline.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("line")
+        writer.key(literal: "line")
         writer.write(line)
         if let source {
-            writer.key("source")
+            writer.key(literal: "source")
             writer.write(source)
         }
         switch id {
         case .string(let string)?:
-            writer.key("id")
+            writer.key(literal: "id")
             writer.write(string)
         case .number(let number)?:
-            writer.key("id")
+            writer.key(literal: "id")
             writer.write(number)
         case nil:
             break
         }
         if let name {
-            writer.key("name")
+            writer.key(literal: "name")
             writer.write(name)
         }
-        writer.key("outcome")
+        writer.key(literal: "outcome")
         writer.write(kind.rawValue)
         if let replyJSON {
-            writer.key("reply")
+            writer.key(literal: "reply")
             writer.writeRaw(replyJSON)
         }
         if let error {
-            writer.key("error")
+            writer.key(literal: "error")
             writer.beginObject()
             if let path = error.path {
-                writer.key("path")
+                writer.key(literal: "path")
                 writer.write(path)
             }
-            writer.key("message")
+            writer.key(literal: "message")
             writer.write(error.message)
             writer.endObject()
         }

@@ -139,8 +139,11 @@ public final class Cart: Sendable {
     static func productCart(of offers: [ProductCartOffer]) -> Result<ProductCart, CartError> {
         var prices: [CartTotals.Term] = []
         var oldPrices: [CartTotals.Term] = []
+        prices.reserveCapacity(offers.count)
+        oldPrices.reserveCapacity(offers.count)
         var hasOldPrice = false
-        var currencies: Set<String> = []
+        // Distinct currencies in order of appearance (a cart holds a few offers: no hashing).
+        var currencies: [String] = []
         for offer in offers {
             guard let text = offer.price else { return .failure(.missingPrice(offerId: offer.offerId)) }
             guard let price = CartTotals.parse(text) else {
@@ -154,7 +157,7 @@ public final class Cart: Sendable {
                 old = parsed
                 hasOldPrice = true
             }
-            if let currency = offer.currency { currencies.insert(currency) }
+            if let currency = offer.currency, !currencies.contains(currency) { currencies.append(currency) }
             prices.append(CartTotals.Term(price: price, quantity: offer.quantity))
             oldPrices.append(CartTotals.Term(price: old, quantity: offer.quantity))
         }

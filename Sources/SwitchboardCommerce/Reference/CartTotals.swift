@@ -10,12 +10,30 @@ import Foundation
 struct CartTotals {
     /// A parsed price: its value and how many fraction digits it was written with.
     struct Price {
-        let value: Decimal
+        /// The exact value: as an integer of 10^-fractionDigits units when that fits 18 digits, else a `Decimal`.
+        enum Exact {
+            case scaled(Int64)
+            case decimal(Decimal)
+        }
+
+        let exact: Exact
         let fractionDigits: Int
         /// Digits before the point, leading zeros dropped.
         let integerDigits: Int
+
         /// The price × 10^fractionDigits, when that fits 18 digits (for the exact integer fast path).
-        var scaled: Int64? = nil
+        var scaled: Int64? {
+            if case .scaled(let scaled) = exact { return scaled }
+            return nil
+        }
+
+        /// The price as a `Decimal` (made when asked: the integer path does not need it).
+        var value: Decimal {
+            switch exact {
+            case .scaled(let scaled): return Decimal(sign: .plus, exponent: -fractionDigits, significand: Decimal(scaled))
+            case .decimal(let value): return value
+            }
+        }
     }
 
     /// The most digits a scaled total may have to stay exact.
@@ -23,40 +41,41 @@ struct CartTotals {
 
     /// Parses `text` as a non-negative decimal number, or returns `nil`.
     static func parse(_ text: String) -> Price? {
-        let bytes = Array(text.utf8)
-        guard !bytes.isEmpty, bytes.count <= 64 else { return nil }
-        var index = 0
-        var integer = 0
-        var significant = 0
-        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-            if significant > 0 || bytes[index] != 0x30 { significant += 1 }
-            integer += 1
-            index += 1
-        }
-        guard integer > 0 else { return nil }
-        var fraction = 0
-        if index < bytes.count {
-            guard bytes[index] == 0x2E else { return nil }
-            index += 1
+        let original = text
+        var text = text
+        return text.withUTF8 { bytes -> Price? in
+            guard !bytes.isEmpty, bytes.count <= 64 else { return nil }
+            var index = 0
+            var integer = 0
+            var significant = 0
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                fraction += 1
+                if significant > 0 || bytes[index] != 0x30 { significant += 1 }
+                integer += 1
                 index += 1
             }
-            guard fraction > 0, index == bytes.count else { return nil }
+            guard integer > 0 else { return nil }
+            var fraction = 0
+            if index < bytes.count {
+                guard bytes[index] == 0x2E else { return nil }
+                index += 1
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    fraction += 1
+                    index += 1
+                }
+                guard fraction > 0, index == bytes.count else { return nil }
+            }
+            // The digits as an integer when they fit: the exact value the text spells,
+            // without parsing the text again (a `Decimal` is made from it only if asked).
+            if significant + fraction <= 18 {
+                var scaled: Int64 = 0
+                for byte in bytes where byte != 0x2E { scaled = scaled * 10 + Int64(byte - 0x30) }
+                return Price(exact: .scaled(scaled), fractionDigits: fraction, integerDigits: significant)
+            }
+            guard let value = Decimal(string: original, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+            return Price(exact: .decimal(value), fractionDigits: fraction, integerDigits: significant)
         }
-        // The digits as an integer when they fit: the Decimal is built from it
-        // (exactly the value the text spells) without parsing the text again.
-        if significant + fraction <= 18 {
-            var scaled: Int64 = 0
-            for byte in bytes where byte != 0x2E { scaled = scaled * 10 + Int64(byte - 0x30) }
-            let value = Decimal(sign: .plus, exponent: -fraction, significand: Decimal(scaled))
-            return Price(value: value, fractionDigits: fraction, integerDigits: significant, scaled: scaled)
-        }
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
-        return Price(value: value, fractionDigits: fraction, integerDigits: significant)
     }
 
-    /// One term of a sum: a price and the quantity it is counted at.
     struct Term {
         let price: Price
         let quantity: Int
@@ -92,10 +111,28 @@ struct CartTotals {
             sum = next
         }
         guard scale > 0 else { return String(sum) }
-        var divisor: Int64 = 1
-        for _ in 0..<scale { divisor *= 10 }
-        let fraction = String(sum % divisor)
-        return String(sum / divisor) + "." + String(repeating: "0", count: scale - fraction.count) + fraction
+        return fixedPoint(sum, scale: scale)
+    }
+
+    /// `units` (≥ 0) × 10^-scale as text with exactly `scale` fraction digits (`5`, 2 → `0.05`), in one allocation.
+    static func fixedPoint(_ units: Int64, scale: Int) -> String {
+        // At most 19 digits, up to 18 leading zeros, a point.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer -> String in
+            var rest = units.magnitude
+            var start = 40
+            var written = 0
+            while rest > 0 || written <= scale {
+                if written == scale {
+                    start -= 1
+                    buffer[start] = UInt8(ascii: ".")
+                }
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                written += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<40]), as: UTF8.self)
+        }
     }
 
     /// The sum in `Decimal`.

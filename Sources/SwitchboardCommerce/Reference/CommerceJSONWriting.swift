@@ -9,59 +9,59 @@ extension ProductCartOffer: JSONWritable {
     /// Writes the offer as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("offerId")
+        writer.key(literal: "offerId")
         writer.write(offerId)
         if let groupId {
-            writer.key("groupId")
+            writer.key(literal: "groupId")
             writer.write(groupId)
         }
         if let name {
-            writer.key("name")
+            writer.key(literal: "name")
             writer.write(name)
         }
         if let description {
-            writer.key("description")
+            writer.key(literal: "description")
             writer.write(description)
         }
         if let url {
-            writer.key("url")
+            writer.key(literal: "url")
             writer.write(url)
         }
         if let coverUrl {
-            writer.key("coverUrl")
+            writer.key(literal: "coverUrl")
             writer.write(coverUrl)
         }
-        writer.key("imageUrls")
+        writer.key(literal: "imageUrls")
         writer.beginArray()
         for imageUrl in imageUrls { writer.write(imageUrl) }
         writer.endArray()
         if let currency {
-            writer.key("currency")
+            writer.key(literal: "currency")
             writer.write(currency)
         }
         if let price {
-            writer.key("price")
+            writer.key(literal: "price")
             writer.write(price)
         }
         if let oldPrice {
-            writer.key("oldPrice")
+            writer.key(literal: "oldPrice")
             writer.write(oldPrice)
         }
         if let adult {
-            writer.key("adult")
+            writer.key(literal: "adult")
             writer.write(adult)
         }
-        writer.key("availability")
+        writer.key(literal: "availability")
         writer.write(availability)
         if let size {
-            writer.key("size")
+            writer.key(literal: "size")
             writer.write(size)
         }
         if let color {
-            writer.key("color")
+            writer.key(literal: "color")
             writer.write(color)
         }
-        writer.key("quantity")
+        writer.key(literal: "quantity")
         writer.write(quantity)
         writer.endObject()
     }
@@ -71,17 +71,17 @@ extension ProductCart: JSONWritable {
     /// Writes the cart as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("offers")
+        writer.key(literal: "offers")
         writer.beginArray()
         for offer in offers { offer.writeJSON(to: &writer) }
         writer.endArray()
-        writer.key("price")
+        writer.key(literal: "price")
         writer.write(price)
         if let oldPrice {
-            writer.key("oldPrice")
+            writer.key(literal: "oldPrice")
             writer.write(oldPrice)
         }
-        writer.key("priceCurrency")
+        writer.key(literal: "priceCurrency")
         writer.write(priceCurrency)
         writer.endObject()
     }
@@ -91,14 +91,14 @@ extension WishlistEntryID: JSONWritable {
     /// Writes the identifier as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("productId")
+        writer.key(literal: "productId")
         writer.write(productId)
         if let listingId {
-            writer.key("listingId")
+            writer.key(literal: "listingId")
             writer.write(listingId)
         }
         if let variantId {
-            writer.key("variantId")
+            writer.key(literal: "variantId")
             writer.write(variantId)
         }
         writer.endObject()
@@ -109,18 +109,18 @@ extension WishlistEntry: JSONWritable {
     /// Writes the entry as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("id")
+        writer.key(literal: "id")
         id.writeJSON(to: &writer)
         if let title {
-            writer.key("title")
+            writer.key(literal: "title")
             writer.write(title)
         }
         if let price {
-            writer.key("price")
+            writer.key(literal: "price")
             writer.write(price)
         }
         if let customData {
-            writer.key("customData")
+            writer.key(literal: "customData")
             writer.write(customData)
         }
         writer.endObject()
@@ -131,7 +131,7 @@ extension WishlistState: JSONWritable {
     /// Writes the state as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("entries")
+        writer.key(literal: "entries")
         writer.beginArray()
         for entry in entries { entry.writeJSON(to: &writer) }
         writer.endArray()
