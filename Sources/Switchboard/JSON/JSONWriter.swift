@@ -179,17 +179,8 @@ public struct JSONWriter: Sendable {
         }
         let start = key.utf8Start
         let count = key.utf8CodeUnitCount
-        var plain = key.isASCII
-        if plain {
-            for index in 0..<count {
-                let byte = start[index]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    plain = false
-                    break
-                }
-            }
-        }
-        guard plain else {
+        // ASCII, so U+2028 and U+2029 cannot be in it: only controls, quotes and backslashes matter.
+        guard key.isASCII, Self.firstEscape(start, count, separators: false) == count else {
             appendEscaped(UnsafeBufferPointer(start: start, count: count), comma: needsComma, colon: true)
             needsComma = false
             return
@@ -398,6 +389,12 @@ public struct JSONWriter: Sendable {
     /// Appends `value` quoted and escaped, with a comma before it and a colon after it when asked.
     @inline(__always)
     private mutating func appendString(_ value: String, comma: Bool, colon: Bool) {
+        // The string's own storage when it has one (no copy, no reference counting), else a copy's.
+        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ utf8 in
+            appendEscaped(utf8, comma: comma, colon: colon)
+        }) {
+            return done
+        }
         var value = value
         value.withUTF8 { utf8 in appendEscaped(utf8, comma: comma, colon: colon) }
     }

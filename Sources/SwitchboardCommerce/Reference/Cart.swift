@@ -104,18 +104,39 @@ public final class Cart: Sendable {
             throw .negativeQuantity(offerId: offer.offerId, quantity: offer.quantity)
         }
         let result = state.withLock { state -> Result<ProductCart, CartError> in
+            // Changed in place (taken out of the state, so not copied offer by offer), and changed back on failure.
             var offers = state.offers
+            state.offers = []
+            defer { state.offers = offers }
+            enum Undo {
+                case none
+                case reinsert(ProductCartOffer, at: Int)
+                case restore(ProductCartOffer, at: Int)
+                case removeLast
+            }
+            let undo: Undo
             if let index = offers.firstIndex(where: { $0.offerId == offer.offerId }) {
                 if offer.quantity == 0 {
-                    offers.remove(at: index)
+                    undo = .reinsert(offers.remove(at: index), at: index)
                 } else {
+                    undo = .restore(offers[index], at: index)
                     offers[index] = offer
                 }
             } else if offer.quantity > 0 {
                 offers.append(offer)
+                undo = .removeLast
+            } else {
+                undo = .none
             }
             let cart = Cart.productCart(of: offers)
-            if case .success = cart { state.offers = offers }
+            if case .failure = cart {
+                switch undo {
+                case .none: break
+                case .reinsert(let old, let index): offers.insert(old, at: index)
+                case .restore(let old, let index): offers[index] = old
+                case .removeLast: offers.removeLast()
+                }
+            }
             return cart
         }
         return try result.get()
