@@ -11,15 +11,25 @@ extension Router {
         let middleware: [MiddlewareEntry]
         /// The route of every other channel: nothing but the chain.
         let unrouted: Route
+        /// `routes` by the exact bytes of the names.
+        let index: RouteIndex
 
         init(routes: [Channel: Route], middleware: [MiddlewareEntry]) {
             self.routes = routes
             self.middleware = middleware
             unrouted = Route(Route.Parts(), middleware: middleware)
+            index = RouteIndex(routes)
         }
 
         /// The route of `channel`, or `nil` when it has none.
         func route(_ channel: Channel) -> Route? { routes[channel] }
+
+        /// The route of the channel named `name` (whose ``RouteIndex/hash(_:)`` is
+        /// `hash`), or `nil` when it has none.
+        func route(named name: String, hash: UInt64) -> Route? {
+            if let route = index.route(named: name, hash: hash) { return route }
+            return routes.isEmpty ? nil : routes[Channel(uncheckedName: name)]
+        }
 
         /// This table with the route of `channel` changed (removed when it holds nothing).
         func updating(_ channel: Channel, _ change: (inout Route.Parts) -> Void) -> RoutingTable {

@@ -645,8 +645,9 @@ public final class Router: Sendable {
         // only names the table does not know need checking.
         let channel = Channel(uncheckedName: name)
         let fits = name.utf8.count <= Channel.maxLength
+        let hash = fits ? RouteIndex.hash(name) : 0
         let (route, known) = state.withLock { state -> (Route, Bool) in
-            if fits, let route = state.table.route(channel) { return (route, true) }
+            if fits, let route = state.table.route(named: name, hash: hash) { return (route, true) }
             return (state.table.unrouted, false)
         }
         if !known, let error = Channel.problem(in: name) {
@@ -661,7 +662,8 @@ public final class Router: Sendable {
 
     /// The route of `channel` with the middleware chain, in one lock round trip.
     private func route(of channel: Channel) -> Route {
-        state.withLock { $0.table.route(channel) ?? $0.table.unrouted }
+        let hash = RouteIndex.hash(channel.name)
+        return state.withLock { $0.table.route(named: channel.name, hash: hash) ?? $0.table.unrouted }
     }
 
     /// Runs the middleware chain (if any) and delivery, with the route read for the message's channel.
