@@ -31,6 +31,9 @@ let usage = """
     OPTIONS:
       --only CHANNEL[,...]  install only these reference handlers (repeatable)
       --max-line-bytes N    the longest input line accepted (default 1048576)
+      --max-depth N         the deepest nesting of arrays and objects accepted
+                            in a message (default 512)
+      --reply-deadline S    seconds a request waits for its reply (default 10)
       -q, --quiet           no summary on stderr
       -h, --help            show this help
       --version             show the version
@@ -54,6 +57,8 @@ struct Invocation {
     var command = Command.run
     var only: Set<Channel>?
     var maxLineBytes = 1 << 20
+    var maxDepth = 512
+    var replyDeadline = Duration.seconds(10)
     var quiet = false
     var paths: [String] = []
 }
@@ -113,6 +118,19 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
                 throw UsageError(message: "--max-line-bytes: expected a positive number of bytes, got \"\(text)\"")
             }
             invocation.maxLineBytes = bytes
+        case "--max-depth":
+            let text = try value()
+            guard let depth = Int(text), depth > 0 else {
+                throw UsageError(message: "--max-depth: expected a positive number of levels, got \"\(text)\"")
+            }
+            invocation.maxDepth = depth
+        case "--reply-deadline":
+            let text = try value()
+            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                throw UsageError(
+                    message: "--reply-deadline: expected a number of seconds above 0 and at most 86400, got \"\(text)\"")
+            }
+            invocation.replyDeadline = .milliseconds(Int64((seconds * 1000).rounded(.up)))
         default:
             throw UsageError(message: "unknown option \(name)")
         }
@@ -181,7 +199,9 @@ func main() -> Int32 {
         break
     }
 
-    let router = Router()
+    let router = Router(
+        options: RouterOptions(
+            decoding: DecodingOptions(maxDepth: invocation.maxDepth), defaultDeadline: invocation.replyDeadline))
     let commerce: CommerceInstallation
     do {
         commerce = try router.installReferenceCommerce(only: invocation.only)
@@ -203,7 +223,10 @@ func main() -> Int32 {
         fail(usage: error.description)
     }
 
-    var session = WireSession(router: router, options: WireSession.Options(maxLineBytes: invocation.maxLineBytes))
+    var session = WireSession(
+        router: router,
+        options: WireSession.Options(
+            maxLineBytes: invocation.maxLineBytes, reader: JSONReader(maxDepth: invocation.maxDepth)))
     var output = NDJSONOutput(descriptor: 1)
     let showProgress = !invocation.quiet && isatty(2) == 1
     let started = ContinuousClock.now

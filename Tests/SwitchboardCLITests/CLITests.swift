@@ -106,6 +106,27 @@ extension CLIEndToEnd {
             #expect(outcomes(below) == ["malformed"])
         }
 
+        @Test func maxDepthSetsTheNestingLimitOfTheReaderAndTheDecoder() async throws {
+            // The message object is level 1: a body of two arrays reaches level 3.
+            let lines = [
+                #"{"name":"sdkReady","id":"three","body":[[0]]}"#,
+                #"{"name":"sdkReady","id":"four","body":[[[0]]]}"#,
+                #"{"name":"wishlistEntryUpdate","id":"decoded","body":{"id":{"productId":"p"},"isWishlisted":true,"customData":{"a":[0]}}}"#,
+                #"{"name":"sdkReady","id":"after"}"#,
+            ]
+            let run = try await CLI.run(["--quiet", "--max-depth", "3"], stdin: Data(lines.joined(separator: "\n").utf8))
+            #expect(outcomes(run) == ["handled", "malformed", "malformed", "handled"])
+            #expect(run.output.contains("nested deeper than the limit of 3"))
+            let defaults = try await CLI.run(["--quiet"], stdin: Data(lines.joined(separator: "\n").utf8))
+            #expect(outcomes(defaults) == ["handled", "handled", "handled", "handled"])
+        }
+
+        @Test func replyDeadlineIsAccepted() async throws {
+            let run = try await CLI.run(
+                ["--quiet", "--reply-deadline=0.25"], stdin: Data(#"{"name":"productCartGetState","id":1}"#.utf8))
+            #expect(outcomes(run) == ["replied"])
+        }
+
         @Test func memoryStaysFlatOnALongStream() async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-memory-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -177,7 +198,8 @@ extension CLIEndToEnd {
 
         @Test(arguments: [
             ["--only", "addToBasket"], ["--only", ""], ["--only"], ["--max-line-bytes", "0"], ["--max-line-bytes", "lots"],
-            ["--frobnicate"], ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],
+            ["--max-depth", "0"], ["--max-depth", "deep"], ["--reply-deadline", "0"], ["--reply-deadline", "-1"],
+            ["--reply-deadline", "nan"], ["--reply-deadline", "1e10"], ["--frobnicate"], ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],
         ])
         func usageErrorsExitTwoWithTheUsageOnStderr(_ arguments: [String]) async throws {
             let run = try await CLI.run(arguments, stdin: Data())

@@ -274,14 +274,48 @@ class DecoderCore<Source: DecodingSource> {
     // MARK: JSONValue
 
     /// `value` as a ``JSONValue``, converted directly from the tree.
+    ///
+    /// The conversion keeps its own stack of open containers instead of
+    /// recursing once per level, so a tree at the depth limit converts on a small
+    /// thread stack; errors name the same paths as before.
     final func jsonValue(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> JSONValue {
-        if let existing = Source.existingJSONValue(value) { return existing }
+        var open: JSONBuildFrame<Source>
+        switch try jsonStart(value, node, component, key: nil) {
+        case .done(let scalar): return scalar
+        case .open(let frame): open = frame
+        }
+        var stack: [JSONBuildFrame<Source>] = []
+        while true {
+            if let (child, step, key) = open.nextChild() {
+                switch try jsonStart(child, open.node, step, key: key) {
+                case .done(let scalar):
+                    open.add(scalar, key: key)
+                case .open(let frame):
+                    stack.append(open)
+                    open = frame
+                }
+                continue
+            }
+            let finished = open.built
+            guard let parent = stack.popLast() else { return finished }
+            parent.add(finished, key: open.key)
+            open = parent
+        }
+    }
+
+    /// What ``jsonValue(_:_:_:)`` does with one value: a scalar (or a value that
+    /// already is a `JSONValue`) is done; an array or object opens a container
+    /// at `node.appending(component)`, within the depth limit.
+    private final func jsonStart(
+        _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep, key: String?
+    ) throws -> JSONStart<Source> {
+        if let existing = Source.existingJSONValue(value) { return .done(existing) }
         let kind = Source.classify(value)
         switch kind {
         case .null:
-            return .null
+            return .done(.null)
         case .bool(let bool):
-            return .bool(bool)
+            return .done(.bool(bool))
         case .number(let number):
             guard let text = number.jsonText else {
                 throw DecodingError.dataCorrupted(
@@ -291,17 +325,21 @@ class DecoderCore<Source: DecodingSource> {
                     )
                 )
             }
-            return .number(JSONNumber(unchecked: text))
+            return .done(.number(JSONNumber(unchecked: text)))
         case .string(let string):
-            return .string(string)
+            return .done(.string(string))
         case .date(let date):
-            return .string(BodyDates.string(from: date))
+            return .done(.string(BodyDates.string(from: date)))
         case .url(let url):
-            return .string(url.absoluteString)
+            return .done(.string(url.absoluteString))
         case .array(let array):
-            return .array(try jsonElements(array, node.appending(component)))
+            let child = node.appending(component)
+            try checkDepth(child)
+            return .open(JSONBuildFrame(array: array, node: child, key: key))
         case .object(let object):
-            return .object(try jsonMembers(object, node.appending(component)))
+            let child = node.appending(component)
+            try checkDepth(child)
+            return .open(JSONBuildFrame(object: object, node: child, key: key))
         case .other:
             throw mismatch(JSONValue.self, kind, node, component)
         }
@@ -390,4 +428,67 @@ class DecoderCore<Source: DecodingSource> {
             )
         )
     }
+}
+
+/// One step of ``DecoderCore/jsonValue(_:_:_:)``: a finished value, or a container to fill.
+enum JSONStart<Source: DecodingSource> {
+    case done(JSONValue)
+    case open(JSONBuildFrame<Source>)
+}
+
+/// An array or object of the source being converted to a ``JSONValue``.
+final class JSONBuildFrame<Source: DecodingSource> {
+    /// Where the container is (its children's errors and depth are counted from here).
+    let node: DecodingPath
+    /// The container's key in its parent object, if its parent is an object.
+    let key: String?
+    private let array: Source.Array?
+    private let members: [(key: String, value: Source.Value)]
+    private var next = 0
+    private var elements: [JSONValue] = []
+    private var object: [String: JSONValue] = [:]
+
+    init(array: Source.Array, node: DecodingPath, key: String?) {
+        self.array = array
+        self.node = node
+        self.key = key
+        members = []
+        elements.reserveCapacity(Source.count(of: array))
+    }
+
+    init(object source: Source.Object, node: DecodingPath, key: String?) {
+        array = nil
+        self.node = node
+        self.key = key
+        var members: [(key: String, value: Source.Value)] = []
+        members.reserveCapacity(Source.count(of: source))
+        Source.forEachMember(of: source) { key, value in members.append((key, value)) }
+        self.members = members
+        object.reserveCapacity(members.count)
+    }
+
+    /// The next child, its step from this container and its key; `nil` when all are done.
+    func nextChild() -> (Source.Value, DecodingStep, String?)? {
+        if let array {
+            guard next < Source.count(of: array) else { return nil }
+            defer { next += 1 }
+            return (Source.element(of: array, at: next), .index(next), nil)
+        }
+        guard next < members.count else { return nil }
+        defer { next += 1 }
+        let member = members[next]
+        return (member.value, .key(MemberKey(member.key)), member.key)
+    }
+
+    /// Adds a converted child.
+    func add(_ value: JSONValue, key: String?) {
+        if array == nil, let key {
+            object[key] = value
+        } else {
+            elements.append(value)
+        }
+    }
+
+    /// The converted container.
+    var built: JSONValue { array == nil ? .object(object) : .array(elements) }
 }

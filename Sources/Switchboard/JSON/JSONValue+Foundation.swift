@@ -38,16 +38,90 @@ extension JSONValue {
     /// (`12345678901234567890123`, `0.1000000000000000000001`). A number beyond
     /// both `Double` and `Decimal` (`1e400`) becomes `Double.infinity`, which
     /// `JSONSerialization` refuses to write.
+    ///
+    /// The conversion keeps its own stack instead of recursing, so a value at the
+    /// depth limit converts on the smallest thread stack.
     public var foundationValue: Any {
+        guard let root = FoundationFrame(self) else { return scalarFoundationValue }
+        var stack = [root]
+        while let top = stack.last {
+            if let (key, child) = top.nextChild() {
+                if let frame = FoundationFrame(child) {
+                    frame.key = key
+                    stack.append(frame)
+                } else {
+                    top.add(child.scalarFoundationValue, key: key)
+                }
+                continue
+            }
+            stack.removeLast()
+            guard let parent = stack.last else { return top.built }
+            parent.add(top.built, key: top.key)
+        }
+        return root.built
+    }
+
+    /// The Foundation value of a scalar (`null`, a Boolean, a number or a string).
+    fileprivate var scalarFoundationValue: Any {
         switch self {
         case .null: return NSNull()
         case .bool(let bool): return bool
         case .number(let number): return number.foundationNumber
         case .string(let string): return string
-        case .array(let array): return array.map(\.foundationValue)
-        case .object(let object): return object.mapValues(\.foundationValue)
+        case .array, .object: return NSNull()  // never asked: containers go through FoundationFrame
         }
     }
+}
+
+/// One array or object being converted by ``JSONValue/foundationValue``.
+private final class FoundationFrame {
+    private let elements: [JSONValue]
+    private let members: [(key: String, value: JSONValue)]?
+    private var next = 0
+    private var array: [Any] = []
+    private var object: [String: Any] = [:]
+    /// The key this container has in its parent object, if its parent is one.
+    var key: String?
+
+    /// A frame for `value`, or `nil` when it is a scalar.
+    init?(_ value: JSONValue) {
+        switch value {
+        case .array(let elements):
+            self.elements = elements
+            members = nil
+            array.reserveCapacity(elements.count)
+        case .object(let object):
+            elements = []
+            members = Array(object)
+            self.object.reserveCapacity(object.count)
+        default:
+            return nil
+        }
+    }
+
+    /// The next child to convert, with its key in an object; `nil` when all are done.
+    func nextChild() -> (key: String?, value: JSONValue)? {
+        if let members {
+            guard next < members.count else { return nil }
+            defer { next += 1 }
+            return (members[next].key, members[next].value)
+        }
+        guard next < elements.count else { return nil }
+        defer { next += 1 }
+        return (nil, elements[next])
+    }
+
+    /// Adds a converted child.
+    func add(_ value: Any, key: String?) {
+        if members != nil, let key {
+            object[key] = value
+        } else {
+            array.append(value)
+        }
+    }
+
+    /// The converted container.
+    var built: Any { members == nil ? array : object }
 }
 
 extension JSONNumber {

@@ -18,6 +18,19 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 }
 
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text, object keys in ascending order (`{"a":[1,true]}`).
+    ///
+    /// Without it Swift would describe the value by reflection, which takes
+    /// several kilobytes of stack per level and overflows a 512 KiB thread
+    /// stack well within the default depth limit.
+    public var description: String {
+        var writer = JSONWriter()
+        writer.write(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
 /// A JSON number, kept as its exact decimal text so that no digit is lost
 /// (`12345678901234567890`, `10.50`, `1e400` all survive).
 ///

@@ -131,3 +131,81 @@ private struct Note: Event {
         #expect(router.receive(name: String(repeating: "c", count: 10_000_000), body: nil).kind == "invalidChannel")
     }
 }
+
+/// A value at the default depth limit is the deepest any input can make: every
+/// operation on one must fit in the smallest default thread stack a host app
+/// runs handlers on (512 KiB, Apple platforms' secondary threads), even in a
+/// debug build.
+@Suite struct DepthLimitStackTests {
+    /// 512 KiB; 2 MiB under AddressSanitizer, whose redzones make every frame
+    /// several times larger than in the build a host app ships.
+    static let stackSize: Int = {
+        let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        return addressSanitized ? 2 << 20 : 512 << 10
+    }()
+
+    /// Runs `work` on a new thread with a ``stackSize`` stack and waits for it.
+    private func onSmallStack(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                work()
+                continuation.resume()
+            }
+            thread.stackSize = DepthLimitStackTests.stackSize
+            thread.start()
+        }
+    }
+
+    @Test func everyOperationOnAValueAtTheDepthLimitFitsInASmallThreadStack() async {
+        let text = String(repeating: #"{"a":["#, count: 256) + "0" + String(repeating: "]}", count: 256)
+        let results = Locked<[String]>([])
+        await onSmallStack {
+            func note(_ line: String) { results.withLock { $0.append(line) } }
+            do {
+                let bytes = Array(text.utf8)
+                let value = try JSONReader().read(bytes)  // 512 levels: objects and arrays alternating
+                note("read")
+                let body = try MessageBody(jsonBytes: bytes)
+                note("tape")
+                let fromTape = try body.decode(JSONValue.self)
+                note("decoded")
+                note("equal \(value == fromTape)")
+                var hasher = Hasher()
+                value.hash(into: &hasher)
+                _ = hasher.finalize()
+                note("hashed")
+                note("description \(String(describing: value) == text)")
+                let foundation = value.foundationValue
+                note("foundationValue")
+                let back = try JSONValue(foundation: foundation)
+                note("foundation round trip \(back == value)")
+                let viaEncoder = try BodyEncoder().encodeJSON(value)
+                note("BodyEncoder \(viaEncoder == Array(text.utf8))")
+                var writer = JSONWriter()
+                writer.write(value)
+                note("JSONWriter \(writer.bytes == Array(text.utf8))")
+                let router = Router()
+                let seen = Locked(0)
+                let token = router.on(DeepNote.self) { _ in seen.withLock { $0 += 1 } }
+                note("routed \(router.receive(name: "deepNote", body: foundation).kind)")
+                withExtendedLifetime(token) {}
+            } catch {
+                note("error \(error)")
+            }
+        }
+        #expect(results.withLock { $0 } == [
+            "read", "tape", "decoded", "equal true", "hashed", "description true", "foundationValue",
+            "foundation round trip true", "BodyEncoder true", "JSONWriter true", "routed handled",
+        ])
+    }
+}
+
+/// An event whose whole body is free-form JSON.
+private struct DeepNote: Event {
+    static let channel: Channel = "deepNote"
+    let data: JSONValue
+
+    init(from decoder: any Decoder) throws {
+        data = try JSONValue(from: decoder)
+    }
+}

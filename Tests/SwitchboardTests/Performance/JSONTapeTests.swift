@@ -63,6 +63,10 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     else { return [] }
     var documents: [(String, [UInt8])] = []
     for case let url as URL in enumerator {
+        // A copy of a generated input (`X.ndjson` beside `X.spec`, written by make_fixtures.py
+        // and not in git) is left out: clean clones do not have it.
+        let spec = url.deletingPathExtension().appendingPathExtension("spec")
+        if FileManager.default.fileExists(atPath: spec.path) { continue }
         guard let data = FileManager.default.contents(atPath: url.path) else { continue }
         let name = url.path.replacingOccurrences(of: fixturesDirectory.path + "/", with: "")
         if url.pathExtension == "json" {
@@ -108,7 +112,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
                 #expect(ExactJSON(tape) == ExactJSON(reader), "\(name)")
                 // Foundation on Linux drops U+FEFF inside strings ("\u{FEFF}" reads as ""):
                 // no reference for a document holding one (the next test checks ours keep it).
-                let holdsBOM = bytes.indices.dropLast(2).contains { bytes[$0...].starts(with: [0xEF, 0xBB, 0xBF]) }
+                let holdsBOM = bytes.firstRange(of: [0xEF, 0xBB, 0xBF]) != nil
                 let foundation = holdsBOM
                     ? nil : try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
                 if let foundation, let expected = NormalizedJSON(foundation: foundation) {

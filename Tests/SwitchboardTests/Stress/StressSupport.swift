@@ -21,9 +21,19 @@ enum Stress {
         let start = DispatchSemaphore(value: 0)
         for index in 0..<count {
             group.enter()
+            // The thread takes `body` out of the box and drops it before it signals the
+            // group: once the caller resumes, no thread still holds what `body` captured
+            // (a Thread object may outlive the test, and with it its closure).
+            let box = Locked<(@Sendable (Int) -> Void)?>(body)
             let thread = Thread {
                 start.wait()
-                body(index)
+                do {
+                    let work = box.withLock { stored -> (@Sendable (Int) -> Void)? in
+                        defer { stored = nil }
+                        return stored
+                    }
+                    work?(index)
+                }
                 group.leave()
             }
             thread.stackSize = 1 << 20
