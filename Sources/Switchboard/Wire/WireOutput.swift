@@ -86,6 +86,8 @@ package struct NDJSONOutput: WireOutcomeSink {
             return nil
         }
         writer.reset()
+        // A huge outcome line should not keep its buffer for the rest of the run.
+        if writer.capacity > 16 * threshold { writer = JSONWriter(capacity: threshold + 4096) }
         if let failure { throw WireIOError(operation: "write", name: name, code: failure) }
     }
 }

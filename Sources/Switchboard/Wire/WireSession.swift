@@ -158,6 +158,8 @@ public struct WireSession: Sendable {
 
     /// Encodes a reply as ``ReplyValue/jsonBytes()`` does, through the session's reused writer.
     private mutating func encode(_ value: ReplyValue, into result: inout WireOutcome) {
+        // One huge reply should not keep its buffer for the rest of the session.
+        if replyWriter.capacity > 1 << 20 { replyWriter = JSONWriter(capacity: 4096) }
         replyWriter.reset()
         do {
             let encodable: any Encodable = value.value
