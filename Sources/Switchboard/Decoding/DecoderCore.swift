@@ -273,12 +273,34 @@ class DecoderCore<Source: DecodingSource> {
 
     // MARK: JSONValue
 
+    /// How many levels ``jsonValue(_:_:_:)`` converts by plain recursion (the
+    /// fast way, for the bodies apps send) before it keeps its own stack.
+    static var recursionLevels: Int { 32 }
+
     /// `value` as a ``JSONValue``, converted directly from the tree.
     ///
-    /// The conversion keeps its own stack of open containers instead of
-    /// recursing once per level, so a tree at the depth limit converts on a small
-    /// thread stack; errors name the same paths as before.
+    /// The first ``recursionLevels`` levels convert by recursion; deeper ones
+    /// with a stack of open containers of their own, so a tree at the depth limit
+    /// converts on a small thread stack. Errors name the same paths either way.
     final func jsonValue(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> JSONValue {
+        if node.depth >= Self.recursionLevels { return try jsonValueIteratively(value, node, component) }
+        if let existing = Source.existingJSONValue(value) { return existing }
+        let kind = Source.classify(value)
+        switch kind {
+        case .array(let array):
+            return .array(try jsonElements(array, node.appending(component)))
+        case .object(let object):
+            return .object(try jsonMembers(object, node.appending(component)))
+        default:
+            guard case .done(let scalar) = try jsonStart(kind, node, component, key: nil) else { return .null }
+            return scalar
+        }
+    }
+
+    /// ``jsonValue(_:_:_:)`` without recursion.
+    private final func jsonValueIteratively(
+        _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> JSONValue {
         var open: JSONBuildFrame<Source>
         switch try jsonStart(value, node, component, key: nil) {
         case .done(let scalar): return scalar
@@ -310,7 +332,13 @@ class DecoderCore<Source: DecodingSource> {
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep, key: String?
     ) throws -> JSONStart<Source> {
         if let existing = Source.existingJSONValue(value) { return .done(existing) }
-        let kind = Source.classify(value)
+        return try jsonStart(Source.classify(value), node, component, key: key)
+    }
+
+    /// ``jsonStart(_:_:_:key:)`` for a value already classified.
+    private final func jsonStart(
+        _ kind: SourceKind<Source>, _ node: DecodingPath, _ component: DecodingStep, key: String?
+    ) throws -> JSONStart<Source> {
         switch kind {
         case .null:
             return .done(.null)

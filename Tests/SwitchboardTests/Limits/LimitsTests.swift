@@ -209,3 +209,20 @@ private struct DeepNote: Event {
         data = try JSONValue(from: decoder)
     }
 }
+
+@Suite struct DeepConversionPathTests {
+    /// The decoder converts shallow trees to `JSONValue` by recursion and deep ones
+    /// with a stack of its own: an error names the same kind of path either way.
+    @Test(arguments: [3, 31, 32, 33, 100, 511])
+    func aBadNumberDeepInsideAFreeFormBodyIsReportedAtItsPath(depth: Int) throws {
+        var tree: Any = ["ok": 1, "bad": Double.infinity] as [String: Any]
+        for _ in 0..<depth { tree = [tree] }
+        do {
+            _ = try JSONValue(foundation: tree)
+            Issue.record("an infinite number converted")
+        } catch {
+            #expect(error.path == "body" + String(repeating: "[0]", count: depth) + ".bad")
+            #expect(error.message == "Number inf is not representable in JSON.")
+        }
+    }
+}
