@@ -42,6 +42,19 @@ import Testing
         #expect(rejected, "\(text) accepted; Foundation accepts it: \(foundationAccepts)")
     }
 
+    /// Valid JSON that JSONSerialization refuses: a number beyond Double's range. The
+    /// strict readers keep it (its exact text), and decoding it as a Double is the error.
+    /// (SwitchboardFuzzMessages allows exactly this when Foundation rejects a line.)
+    @Test(arguments: ["1e400", "[-1e400]", #"{"quantity":1E+999}"#])
+    func acceptsANumberBeyondDoubleThatJSONSerializationRefuses(text: String) throws {
+        #expect(throws: (any Error).self) {
+            try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+        }
+        let value = try JSONReader().read(text)
+        let tape = try #require(JSONTape.parse(Array(text.utf8)))
+        #expect(tape.jsonValue(0) == value)
+    }
+
     @Test func rejectsGeneratedDocumentsWithATrailingCommaInserted() throws {
         var generator = JSONTextGenerator(seed: 99)
         var checked = 0
