@@ -103,23 +103,26 @@ final class ChainRun: @unchecked Sendable {
             return router.deliver(message, route: message.channel == routedChannel ? route : nil, reply: reply)
         }
         let outcome = entries[index].handle(message, next: MiddlewareNext(run: self, index: index + 1))
-        if outcome.isStopped {
-            noteStop(at: index, channel: message.channel, outcome: outcome)
+        // A consuming switch: matching a `let` outcome in place would copy it first.
+        switch consume outcome {
+        case .stopped(let reason):
+            noteStop(reason: reason, at: index, channel: message.channel)
+            return .stopped(reason: reason)
+        case let other:
+            return other
         }
-        return outcome
     }
 
     /// Reports a stop once, naming the middleware that stopped the message; an
     /// outer middleware that only passes the same stop on is not reported again.
-    private func noteStop(at depth: Int, channel: Channel, outcome: Outcome) {
-        guard case .stopped(let reason) = outcome else { return }
+    private func noteStop(reason: String, at depth: Int, channel: Channel) {
         let isNew = ChainRun.stopLock.withLock { _ -> Bool in
             defer { lastStop = (depth, reason) }
             guard let last = lastStop else { return true }
             return !(last.depth == depth + 1 && last.reason == reason)
         }
         if isNew {
-            router.diagnostics.emit(.stopped(channel, by: route.middleware[depth].name, outcome))
+            router.diagnostics.emit(.stopped(channel, by: route.middleware[depth].name, .stopped(reason: reason)))
         }
     }
 }

@@ -37,14 +37,6 @@ public enum Outcome: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether a middleware stopped the message. (Not inlined: inlined, the check
-    /// copies the outcome first, retaining its payload.)
-    @inline(never)
-    var isStopped: Bool {
-        if case .stopped = self { return true }
-        return false
-    }
-
     /// Whether the message reached a handler or responder that accepted it.
     public var isSuccess: Bool {
         switch self {
