@@ -78,14 +78,24 @@ let bundledFixtureInputs: [BundledFixture] = {
     return inputs.values.sorted { $0.url.path < $1.url.path }
 }()
 
-/// Loads a fixture on a Dispatch thread: the generated inputs take a while to
-/// read in a debug build, and must not hold up Swift's cooperative pool (one
-/// thread per core), where other tests wait for replies.
+/// Each fixture's load, kept: both tests below read every fixture, and the
+/// generated ones (10 MB lines) are slow to read in a debug build.
+private let loadedFixtures = Locked<[URL: Result<Fixture, FixtureError>]>([:])
+
+/// Loads a fixture once, on a thread of its own and one fixture at a time (the
+/// lock is held while loading), so that the slow generated inputs take at most
+/// one core from the tests that wait for replies on the cooperative pool.
 func loadOffThePool(_ fixture: BundledFixture) async throws(FixtureError) -> Fixture {
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Fixture, FixtureError>, Never>) in
-        DispatchQueue.global().async {
-            continuation.resume(returning: Result { () throws(FixtureError) -> Fixture in try fixture.load() })
-        }
+        Thread {
+            let loaded = loadedFixtures.withLock { cache -> Result<Fixture, FixtureError> in
+                if let known = cache[fixture.url] { return known }
+                let loaded = Result { () throws(FixtureError) -> Fixture in try fixture.load() }
+                cache[fixture.url] = loaded
+                return loaded
+            }
+            continuation.resume(returning: loaded)
+        }.start()
     }
     return try result.get()
 }
