@@ -258,8 +258,7 @@ class DecoderCore<Source: DecodingSource> {
     ) throws -> [String: String]? {
         guard let object = Source.object(value) else { return nil }
         try checkDepth(node.appending(component))
-        var result: [String: String] = [:]
-        result.reserveCapacity(Source.count(of: object))
+        var result = [String: String](minimumCapacity: Source.count(of: object))
         var allStrings = true
         Source.forEachMember(of: object) { key, member in
             guard allStrings, let string = Source.string(member) else {

@@ -126,8 +126,8 @@ package struct TapeObjectReader {
     package mutating func stringDictionary(_ key: StaticString) throws(TapeMiss) -> [String: String] {
         guard let entry = find(key), tape.kind(entry) == .object else { throw TapeMiss() }
         let end = tape.next(entry)
-        var result: [String: String] = [:]
-        result.reserveCapacity(end - entry - 1)
+        // Sized up front with the specialised initializer (`reserveCapacity` would look the storage type up at run time).
+        var result = [String: String](minimumCapacity: Int(tape.entries[entry].count))
         var member = entry + 1
         while member < end {
             // Keys are unique on a tape; a value that is not a string ends the fast path (it may be a container).

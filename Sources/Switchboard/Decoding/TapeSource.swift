@@ -171,12 +171,20 @@ extension BodyDecoder {
     /// Decodes `type` from the value at entry `index` of a tape, with the same
     /// rules as the other sources (the path starts at `body`).
     func decode<T: Decodable>(_ type: T.Type, fromTape tape: JSONTape, at index: Int) throws(BodyDecodingError) -> T {
-        if options.maxDepth > BodyDecoder.tapeFastPathDepth, let fast = T.self as? any TapeDecodable.Type,
-            let value = BodyDecoder.fastDecode(fast, as: T.self, tape: tape, index: index)
-        {
-            return value
+        if options.maxDepth > BodyDecoder.tapeFastPathDepth, let fast = T.self as? any TapeDecodable.Type {
+            return try BodyDecoder.fastDecode(fast, as: T.self, tape: tape, index: index) {
+                () throws(BodyDecodingError) -> T in
+                try decodeWithDecodable(T.self, fromTape: tape, at: index)
+            }
         }
-        return try withExtendedLifetime(tape) { () throws(BodyDecodingError) -> T in
+        return try decodeWithDecodable(T.self, fromTape: tape, at: index)
+    }
+
+    /// Decodes `type` from the tape through its `Decodable` conformance.
+    private func decodeWithDecodable<T: Decodable>(
+        _ type: T.Type, fromTape tape: JSONTape, at index: Int
+    ) throws(BodyDecodingError) -> T {
+        try withExtendedLifetime(tape) { () throws(BodyDecodingError) -> T in
             let root = TapeValue(tape, index)
             return try BodyDecoder.run {
                 try TapeDecoder(value: root, node: .root, options: options).decodeValue(T.self, root, .root, .none)
@@ -189,20 +197,23 @@ extension BodyDecoder {
     package static let tapeFastPathDepth = 8
 
     /// `F` read off the tape by its ``TapeDecodable`` conformance, as a `T` (`F` is `T`);
-    /// `nil` when the conformance does not take the body, and `Decodable` decodes it.
-    static func fastDecode<F: TapeDecodable, T>(_ fast: F.Type, as type: T.Type, tape: JSONTape, index: Int) -> T? {
-        guard F.self == T.self else { return nil }
-        let value = withExtendedLifetime(tape) { () -> F? in
-            do {
+    /// `fallback` (the `Decodable` path) when the conformance does not take the body.
+    /// (No `Optional<T>` anywhere: for a `T` known only at run time it costs a metadata lookup.)
+    static func fastDecode<F: TapeDecodable, T>(
+        _ fast: F.Type, as type: T.Type, tape: JSONTape, index: Int,
+        fallback: () throws(BodyDecodingError) -> T
+    ) throws(BodyDecodingError) -> T {
+        guard F.self == T.self else { return try fallback() }
+        do {
+            let value = try withExtendedLifetime(tape) { () throws(TapeMiss) -> F in
                 var reader = try TapeObjectReader(tape: tape, index: index)
                 return try F(tape: &reader)
-            } catch {
-                return nil
             }
+            // `F` and `T` are the same type (checked above): this reinterprets nothing.
+            return unsafeBitCast(value, to: T.self)
+        } catch {
+            return try fallback()
         }
-        guard let value else { return nil }
-        // `F` and `T` are the same type (checked above): this reinterprets nothing.
-        return unsafeBitCast(value, to: T.self)
     }
 
     /// Decodes `type` from the member `key` of the object at entry `index` of a

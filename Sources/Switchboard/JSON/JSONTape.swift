@@ -241,8 +241,9 @@ package final class JSONTape: @unchecked Sendable {
             }
             return .array(elements)
         case .object:
-            var members: [String: JSONValue] = [:]
-            members.reserveCapacity(Int(entries[index].count))
+            // `init(minimumCapacity:)` is specialised here; `reserveCapacity` on an empty
+            // dictionary asks the runtime for the storage's generic metadata each time.
+            var members = [String: JSONValue](minimumCapacity: Int(entries[index].count))
             var key = index + 1
             let end = Int(entries[index].length)
             while key < end {
