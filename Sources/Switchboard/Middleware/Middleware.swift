@@ -102,7 +102,10 @@ final class ChainRun: @unchecked Sendable {
         guard index < entries.count else {
             return router.deliver(message, route: message.channel == routedChannel ? route : nil, reply: reply)
         }
-        let outcome = entries[index].handle(message, next: MiddlewareNext(run: self, index: index + 1))
+        // The route (held by this run) keeps the entry alive: call it without retaining it again.
+        let outcome = Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
+            entry.handle(message, next: MiddlewareNext(run: self, index: index + 1))
+        }
         // A consuming switch: matching a `let` outcome in place would copy it first.
         switch consume outcome {
         case .stopped(let reason):

@@ -175,14 +175,18 @@ final class TypedEventHandler<E: Event>: EventHandling {
     ) throws(BodyDecodingError) -> [String] {
         let event = try decode(context.body, options: context.options)
         var errors: [String] = []
-        for entry in handlers {
+        for index in handlers.indices {
             do {
                 // Every entry has this entry's event type, so its handler is of this class
                 // (checked by class identity, which needs no runtime type lookup, unlike `as?`).
-                if ObjectIdentifier(type(of: entry.handler)) == ObjectIdentifier(type(of: self)) {
-                    try unsafeDowncast(entry.handler, to: Self.self).handler(event, context)
+                // `handlers` (the caller's route) keeps it alive: it is called without another retain.
+                let handler = handlers[index].handler
+                if ObjectIdentifier(type(of: handler)) == ObjectIdentifier(type(of: self)) {
+                    try Unmanaged.passUnretained(unsafeDowncast(handler, to: Self.self))._withUnsafeGuaranteedRef {
+                        try $0.handler(event, context)
+                    }
                 } else {
-                    try entry.handler.invoke(event, context: context)
+                    try handler.invoke(event, context: context)
                 }
             } catch {
                 let message = errorMessage(error)
