@@ -55,6 +55,30 @@ import Testing
         #expect(tape.jsonValue(0) == value)
     }
 
+    /// JSONSerialization reads a one-digit top-level number followed straight by a NUL
+    /// byte as that number and ignores the rest (`12\0`, `2.5\0` and `[1]\0` it
+    /// rejects). The strict readers call it trailing content.
+    /// (Found by SwitchboardFuzzMessages: the line `31 00 00 00 07 34 26`.)
+    @Test(arguments: ["1\u{0}\u{0}\u{0}\u{7}4&", "1\u{0}", "0\u{0}}"])
+    func rejectsContentAfterANULThatJSONSerializationIgnores(text: String) throws {
+        let bytes = Array(text.utf8)
+        let foundation = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
+        #expect(foundation is NSNumber)
+        #expect(JSONTape.parse(bytes) == nil)
+        do {
+            _ = try JSONReader().read(bytes)
+            Issue.record("\(text.debugDescription) accepted")
+        } catch {
+            #expect(error.kind == .trailingContent, "\(error)")
+        }
+        // The line is malformed for the CLI, never routed.
+        guard case .failure(let problem) = bytes.withUnsafeBufferPointer({ WireMessage.parse($0) }) else {
+            Issue.record("\(text.debugDescription) parsed as a message")
+            return
+        }
+        #expect(problem.message.hasPrefix("not valid JSON: "))
+    }
+
     @Test func rejectsGeneratedDocumentsWithATrailingCommaInserted() throws {
         var generator = JSONTextGenerator(seed: 99)
         var checked = 0
