@@ -55,25 +55,21 @@ import Testing
         #expect(tape.jsonValue(0) == value)
     }
 
-    /// JSONSerialization reads a one-digit top-level number followed straight by a NUL
-    /// byte as that number and ignores the rest (`12\0`, `2.5\0` and `[1]\0` it
-    /// rejects). The strict readers call it trailing content.
-    /// (Found by SwitchboardFuzzMessages: the line `31 00 00 00 07 34 26`.)
-    @Test(arguments: ["1\u{0}\u{0}\u{0}\u{7}4&", "1\u{0}", "0\u{0}}"])
-    func rejectsContentAfterANULThatJSONSerializationIgnores(text: String) throws {
-        let bytes = Array(text.utf8)
-        let foundation = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
-        #expect(foundation is NSNumber)
+    /// JSONSerialization also reads UTF-16 and UTF-32, which it detects from NUL bytes
+    /// among the first four (RFC 4627), dropping a last incomplete code unit. The strict
+    /// readers take UTF-8 only (RFC 8259), where a raw NUL is never valid; the CLI calls
+    /// such a line malformed. Found by SwitchboardFuzzMessages: the first two inputs are
+    /// its (UTF-32LE `1` and UTF-16BE `0`, each with junk after it).
+    @Test(arguments: [
+        [0x31, 0x00, 0x00, 0x00, 0x07, 0x34, 0x26], [0x00, 0x30, 0x5D],
+        Array(#"{"name":"sdkReady"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+    ] as [[UInt8]])
+    func rejectsUTF16AndUTF32ThatJSONSerializationReads(bytes: [UInt8]) throws {
+        _ = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
         #expect(JSONTape.parse(bytes) == nil)
-        do {
-            _ = try JSONReader().read(bytes)
-            Issue.record("\(text.debugDescription) accepted")
-        } catch {
-            #expect(error.kind == .trailingContent, "\(error)")
-        }
-        // The line is malformed for the CLI, never routed.
+        #expect(throws: JSONReadError.self) { try JSONReader().read(bytes) }
         guard case .failure(let problem) = bytes.withUnsafeBufferPointer({ WireMessage.parse($0) }) else {
-            Issue.record("\(text.debugDescription) parsed as a message")
+            Issue.record("\(bytes) parsed as a message")
             return
         }
         #expect(problem.message.hasPrefix("not valid JSON: "))
