@@ -112,7 +112,7 @@ import Testing
             {"name":"getCount"}
             """.utf8))
         #expect(fixture.malformed.map(\.line) == [7], "an empty channel name is malformed, as the CLI says")
-        let results = await app.router.replay(fixture)
+        let results = await app.router.replay(fixture, replyTimeout: patientReplyTimeout)
         #expect(results.map(\.kind) == [
             "handled", "handled", "replied", "invalid", "failed", "unhandled", "handled", "replied",
         ])
@@ -149,7 +149,7 @@ import Testing
         let url = directory.appendingPathComponent("session.json")
         try #"[{"name":"sdkReady"},{"name":"getCount"}]"#.write(to: url, atomically: true, encoding: .utf8)
         let app = CountingApp()
-        let results = try await app.router.replay(contentsOf: url)
+        let results = try await app.router.replay(contentsOf: url, replyTimeout: patientReplyTimeout)
         #expect(results.map(\.kind) == ["handled", "replied"])
         #expect(results.map(\.message.source?.lastPathComponent) == ["session.json", "session.json"])
     }

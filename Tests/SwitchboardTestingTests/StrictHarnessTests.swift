@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct StrictHarnessTests {
     /// A harness whose failures are captured, so the failure path itself is asserted.
-    func harness(_ router: Router, replyTimeout: Duration = .seconds(5)) -> (StrictHarness, FailureLog) {
+    func harness(_ router: Router, replyTimeout: Duration = patientReplyTimeout) -> (StrictHarness, FailureLog) {
         let log = FailureLog()
         return (StrictHarness(router: router, replyTimeout: replyTimeout, reporter: .capturing(into: log)), log)
     }

@@ -27,6 +27,14 @@ struct RejectError: Error, CustomStringConvertible {
 }
 
 /// A small app under test: a counter of cart lines.
+/// The reply timeout of tests that expect a reply from `CountingApp`'s `async`
+/// responder. It bounds only a failing test: a passing one resumes as soon as the
+/// reply comes. The responder runs in a `Task` on Swift's cooperative pool, which
+/// Swift Testing fills with the other suites' tests (two threads on a 2-core CI
+/// machine), so on a loaded machine a reply can take seconds to start; a few
+/// seconds here made those tests fail now and then without anything being wrong.
+let patientReplyTimeout: Duration = .seconds(60)
+
 final class CountingApp: Sendable {
     let router: Router
     private let count = Locked(0)

@@ -87,7 +87,7 @@ import Testing
             FixtureMessage(name: "addCartLine", body: MessageBody(line(-1))),
             FixtureMessage(name: "removeCartLine", body: MessageBody([:] as [String: Any])),
             FixtureMessage(name: "getCount", id: "7"),
-        ])
+        ], replyTimeout: patientReplyTimeout)
         token.cancel()
 
         // Tomorrow's test: the recorded NDJSON replayed through a fresh app.
@@ -95,7 +95,7 @@ import Testing
         #expect(fixture.malformed.isEmpty)
         #expect(!recorder.ndjson.contains("a@example.com"))
         let fresh = CountingApp()
-        let replayed = await fresh.router.replay(fixture)
+        let replayed = await fresh.router.replay(fixture, replyTimeout: patientReplyTimeout)
 
         #expect(replayed.map(\.kind) == liveOutcomes.map(\.kind))
         #expect(replayed.map(\.kind) == ["handled", "handled", "invalid", "failed", "unhandled", "replied"])

@@ -7,7 +7,7 @@ import XCTest
 final class XCTestHarnessTests: XCTestCase {
     func testAPassingSessionReportsNothingUnderXCTest() async {
         let app = CountingApp()
-        let harness = StrictHarness(router: app.router)
+        let harness = StrictHarness(router: app.router, replyTimeout: patientReplyTimeout)
         harness.send("sdkReady")
         harness.send("nobody", expecting: .unhandled)
         let count = await harness.request(GetCount())
