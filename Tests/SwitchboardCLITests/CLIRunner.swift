@@ -172,16 +172,31 @@ enum GeneratedInput {
 }
 
 /// Runs the binary with stdin from `input` and stdout to `output`, and returns its
-/// exit status and its own peak resident set size in KiB (from `wait4`), not
-/// mixed with other children of the test process.
+/// exit status and its own peak resident set size in KiB.
+///
+/// The child is started by a small Python launcher that reads its peak with
+/// `getrusage(RUSAGE_CHILDREN)`. Spawned straight from the test process, the
+/// child's `ru_maxrss` would start at the test process's own peak (Linux carries
+/// the peak of the image a process execs from, and `posix_spawn` execs from the
+/// test process's), a few hundred MiB once the 10 MB fixtures have been read:
+/// that floor hid the child's memory and moved with whatever other tests did.
 func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) throws -> (status: Int32, maxRSSKiB: Int) {
     guard let binary = CLI.binary else { throw CLI.BinaryMissing() }
+    let report = output.deletingLastPathComponent().appendingPathComponent("peak-\(UUID().uuidString).txt")
+    defer { try? FileManager.default.removeItem(at: report) }
+    let launcher = """
+        import resource, subprocess, sys
+        status = subprocess.call(sys.argv[2:])
+        with open(sys.argv[1], "w") as f:
+            f.write("%d %d" % (128 - status if status < 0 else status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+        """
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, input.path, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    let argv: [UnsafeMutablePointer<CChar>?] = ([binary.path] + arguments).map { strdup($0) } + [nil]
+    let command = ["/usr/bin/env", "python3", "-c", launcher, report.path, binary.path] + arguments
+    let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     // Under AddressSanitizer (the CI's ASan run builds the binary with it), freed memory sits
     // in a quarantine of up to 256 MB before reuse, which is ASan's memory, not the program's:
@@ -192,18 +207,24 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in envp { free(pointer) } }
     var pid = pid_t()
-    let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, envp)
+    let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
     guard spawned == 0 else { throw CocoaError(.executableLoad) }
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let fields = (try? String(contentsOf: report, encoding: .utf8))?.split(separator: " ").compactMap { Int($0) } ?? []
+    guard (status & 0x7F) == 0, (status >> 8) & 0xFF == 0, fields.count == 2 else {
+        throw LauncherFailed(description: "the python3 launcher measuring the CLI's memory failed (wait status \(status))")
+    }
     #if os(Linux)
-    let kilobytes = usage.ru_maxrss  // KiB on Linux
+    let kilobytes = fields[1]  // KiB on Linux
     #else
-    let kilobytes = usage.ru_maxrss / 1024  // bytes on Darwin
+    let kilobytes = fields[1] / 1024  // bytes on Darwin
     #endif
-    return (exitStatus, Int(kilobytes))
+    return (Int32(fields[0]), kilobytes)
+}
+
+struct LauncherFailed: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Runs blocking `work` on a Dispatch thread, not on the cooperative pool (which has
