@@ -33,6 +33,17 @@ struct NaNRequest: Request {
         _ = commerce
     }
 
+    /// A number id is echoed with its exact text, even beyond Double's range (found by
+    /// SwitchboardFuzzMessages: JSONSerialization cannot read such an outcome line, nor
+    /// the input line; the wire format keeps the id as given).
+    @Test func aNumberIdBeyondDoubleIsEchoedExactly() async throws {
+        let router = Router()
+        let commerce = try router.installReferenceCommerce()
+        let result = try await replay(#"{"name":"sdkReady","id":1e400}"# + "\n", router: router)
+        #expect(result.ndjson == #"{"line":1,"id":1e400,"name":"sdkReady","outcome":"handled"}"# + "\n")
+        _ = commerce
+    }
+
     @Test func aPendingReplyIsWaitedForBeforeTheNextMessage() async throws {
         let router = Router()
         let order = Locked2<[String]>([])
