@@ -13,6 +13,10 @@ import SwitchboardCommerce
 
 let version = "0.1.0"
 
+/// The largest `--max-depth` accepted: deep enough for any real message, shallow
+/// enough that a value nested this deep fits the main thread's stack in every path.
+let maxDepthCeiling = 4096
+
 let usage = """
     USAGE: switchboard [OPTIONS] [PATH ...]
            switchboard manifest [--only CHANNEL[,CHANNEL...]]
@@ -32,7 +36,7 @@ let usage = """
       --only CHANNEL[,...]  install only these reference handlers (repeatable)
       --max-line-bytes N    the longest input line accepted (default 1048576)
       --max-depth N         the deepest nesting of arrays and objects accepted
-                            in a message (default 512)
+                            in a message (default 512, at most 4096)
       --reply-deadline S    seconds a request waits for its reply (default 10)
       -q, --quiet           no summary on stderr
       -h, --help            show this help
@@ -120,8 +124,11 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             invocation.maxLineBytes = bytes
         case "--max-depth":
             let text = try value()
-            guard let depth = Int(text), depth > 0 else {
-                throw UsageError(message: "--max-depth: expected a positive number of levels, got \"\(text)\"")
+            // A ceiling, because some paths (building, writing and releasing a JSONValue) recurse
+            // once per level: the limit must be one the thread's stack can always take.
+            guard let depth = Int(text), (1...maxDepthCeiling).contains(depth) else {
+                throw UsageError(
+                    message: "--max-depth: expected a number of levels from 1 to \(maxDepthCeiling), got \"\(text)\"")
             }
             invocation.maxDepth = depth
         case "--reply-deadline":

@@ -98,6 +98,34 @@ extension CLIEndToEnd {
             #expect(object(run.outputLines[1])["line"] as? Int == 2)
         }
 
+        @Test func theLargestMaxDepthIsSafeForEveryPathAValueTakes() async throws {
+            // At the ceiling (4096), values nested to the limit are built, decoded, written and
+            // released: a line that fails the fast reader (a number as the name) is read again by
+            // the general reader, and a wishlist entry carries its custom data into the reply path.
+            func nested(_ depth: Int) -> String {
+                String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            }
+            let lines = [
+                #"{"name":1,"body":\#(nested(4094))}"#,
+                #"{"name":"wishlistEntryUpdate","body":{"id":{"productId":"p"},"isWishlisted":true,"customData":\#(nested(4093))}}"#,
+                #"{"name":"wishlistGetState","id":"deep-reply"}"#,
+                #"{"name":"sdkReady","body":\#(nested(4095))}"#,
+                #"{"name":"sdkReady","body":\#(nested(4096))}"#,
+                #"{"name":"sdkReady","id":"after"}"#,
+            ]
+            let run = try await CLI.run(
+                ["--quiet", "--max-depth", "4096"], stdin: Data(lines.joined(separator: "\n").utf8))
+            #expect(run.status == 1)
+            // The reply line nests deeper than Foundation reads, so its outcome is checked as text.
+            let output = run.outputLines.filter { !$0.isEmpty }
+            #expect(output.count == 6)
+            #expect(output.count == 6 && output[2].contains(#""id":"deep-reply","name":"wishlistGetState","outcome":"replied","reply":{"entries":[{"id":{"productId":"p"},"customData":[[[["#))
+            #expect(output.count == 6 && output[2].hasSuffix(String(repeating: "]", count: 4093) + #"}]}}"#))
+            #expect(outcomes(run).enumerated().filter { $0.offset != 2 }.map(\.element) == [
+                "malformed", "handled", "handled", "malformed", "handled",
+            ])
+        }
+
         @Test func maxLineBytesSetsTheLimit() async throws {
             let line = #"{"name":"sdkReady","id":"twenty-eight"}"#
             let atLimit = try await CLI.run(["--quiet", "--max-line-bytes", "\(line.utf8.count)"], stdin: Data(line.utf8))
@@ -198,7 +226,7 @@ extension CLIEndToEnd {
 
         @Test(arguments: [
             ["--only", "addToBasket"], ["--only", ""], ["--only"], ["--max-line-bytes", "0"], ["--max-line-bytes", "lots"],
-            ["--max-depth", "0"], ["--max-depth", "deep"], ["--reply-deadline", "0"], ["--reply-deadline", "-1"],
+            ["--max-depth", "0"], ["--max-depth", "deep"], ["--max-depth", "4097"], ["--reply-deadline", "0"], ["--reply-deadline", "-1"],
             ["--reply-deadline", "nan"], ["--reply-deadline", "1e10"], ["--frobnicate"], ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],
         ])
         func usageErrorsExitTwoWithTheUsageOnStderr(_ arguments: [String]) async throws {

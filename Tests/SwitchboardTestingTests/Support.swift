@@ -26,7 +26,6 @@ struct RejectError: Error, CustomStringConvertible {
     var description: String { "rejected" }
 }
 
-/// A small app under test: a counter of cart lines.
 /// The reply timeout of tests that expect a reply from `CountingApp`'s `async`
 /// responder. It bounds only a failing test: a passing one resumes as soon as the
 /// reply comes. The responder runs in a `Task` on Swift's cooperative pool, which
@@ -35,6 +34,7 @@ struct RejectError: Error, CustomStringConvertible {
 /// seconds here made those tests fail now and then without anything being wrong.
 let patientReplyTimeout: Duration = .seconds(60)
 
+/// A small app under test: a counter of cart lines.
 final class CountingApp: Sendable {
     let router: Router
     private let count = Locked(0)

@@ -24,8 +24,9 @@ package struct TapeObjectReader {
     /// The entry of the member `key`'s value, or `nil` when there is none.
     @inline(__always)
     private mutating func find(_ key: StaticString) -> Int? {
-        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        guard let found = tape.member(name, in: object, hint: hint) else { return nil }
+        // `withUTF8Buffer`, not `utf8Start`: a one-scalar literal has no pointer representation.
+        let from = hint
+        guard let found = key.withUTF8Buffer({ tape.member($0, in: object, hint: from) }) else { return nil }
         hint = tape.next(found)
         return found
     }

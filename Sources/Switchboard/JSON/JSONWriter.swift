@@ -119,7 +119,8 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func append(_ text: StaticString) {
-        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        // `withUTF8Buffer`, not `utf8Start`: a one-scalar literal has no pointer representation.
+        text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
     private mutating func append<Bytes: Sequence<UInt8>>(contentsOf sequence: Bytes) {
