@@ -178,26 +178,9 @@ public struct JSONWriter: Sendable {
             self.key(key.description)
             return
         }
-        let start = key.utf8Start
-        let count = key.utf8CodeUnitCount
-        // ASCII, so U+2028 and U+2029 cannot be in it: only controls, quotes and backslashes matter.
-        guard key.isASCII, Self.firstEscape(start, count, separators: false) == count else {
-            appendEscaped(UnsafeBufferPointer(start: start, count: count), comma: needsComma, colon: true)
-            needsComma = false
-            return
-        }
-        let target = reserve(count &+ 4)
-        var written = 0
-        if needsComma {
-            target[0] = UInt8(ascii: ",")
-            written = 1
-        }
-        target[written] = UInt8(ascii: "\"")
-        (target + written + 1).initialize(from: start, count: count)
-        written &+= count &+ 1
-        target[written] = UInt8(ascii: "\"")
-        target[written &+ 1] = UInt8(ascii: ":")
-        storage.count &+= written &+ 2
+        // The bytes as they are, scanned once: a clean key is copied whole, quotes and colon included.
+        appendEscaped(
+            UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), comma: needsComma, colon: true)
         needsComma = false
     }
 
