@@ -25,11 +25,20 @@ public struct ReplyValue: Sendable, CustomStringConvertible {
     /// The reply as UTF-8 JSON bytes.
     /// - Throws: ``BodyEncodingError`` when the value cannot be represented in JSON.
     public func jsonBytes() throws(BodyEncodingError) -> [UInt8] {
-        func encode<T: Encodable>(_ value: T) throws(BodyEncodingError) -> [UInt8] {
-            try BodyEncoder().encodeJSON(value)
+        var writer = JSONWriter()
+        try writeJSON(into: &writer)
+        return writer.bytes
+    }
+
+    /// Writes the reply's JSON into `writer` (what ``jsonBytes()`` returns), so a
+    /// caller that writes many replies can reuse one writer.
+    /// - Throws: ``BodyEncodingError`` when the reply does not encode; `writer` is then unchanged.
+    package func writeJSON(into writer: inout JSONWriter) throws(BodyEncodingError) {
+        func encode<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
+            try BodyEncoder().encodeJSON(value, into: &writer)
         }
         let encodable: any Encodable = value
-        return try encode(encodable)
+        try encode(encodable, into: &writer)
     }
 
     /// The reply's type and, where it encodes, its JSON.

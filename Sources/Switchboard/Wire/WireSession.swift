@@ -156,24 +156,19 @@ public struct WireSession: Sendable {
         summary.elapsed = elapsed
     }
 
-    /// Encodes a reply as ``ReplyValue/jsonBytes()`` does, through the session's reused writer.
+    /// Encodes a reply through ``ReplyValue/writeJSON(into:)`` (as ``ReplyValue/jsonBytes()`` does), with the session's reused writer.
     private mutating func encode(_ value: ReplyValue, into result: inout WireOutcome) {
         // One huge reply should not keep its buffer for the rest of the session.
         if replyWriter.capacity > 1 << 20 { replyWriter = JSONWriter(capacity: 4096) }
         replyWriter.reset()
         do {
-            let encodable: any Encodable = value.value
-            try WireSession.encodeJSON(encodable, into: &replyWriter)
+            try value.writeJSON(into: &replyWriter)
             result.replyJSON = replyWriter.bytes
             result.kind = .replied
         } catch {
             result.kind = .failed
             result.error = WireError(message: "the reply could not be encoded: \(error)")
         }
-    }
-
-    private static func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
-        try BodyEncoder().encodeJSON(value, into: &writer)
     }
 
     /// The `failed` message for a request failure: the responder's own message,
