@@ -48,7 +48,7 @@ struct RouterSection {
         return handlerCalls &- before
     }
 
-    func receiveSDKReady(_ router: Router) -> Int {
+    @inline(never) func receiveSDKReady(_ router: Router) -> Int {
         var handled = 0
         for _ in 0..<iterations {
             if case .handled = router.receive(name: "sdkReady", body: nil) { handled &+= 1 }
@@ -72,7 +72,7 @@ struct RouterSection {
         return handled
     }
 
-    func receiveAddCartLine(_ router: Router) -> Int {
+    @inline(never) func receiveAddCartLine(_ router: Router) -> Int {
         var handled = 0
         for index in 0..<iterations {
             let body = addCartLineBodies[index % addCartLineBodies.count]

@@ -15,11 +15,15 @@ struct Options {
     var cliPath: String?
     var workDirectory = NSTemporaryDirectory() + "switchboard-bench"
     var writeCorpus: String?
+    /// `sdkReady:3` etc.: only run that router loop (for callgrind), then exit.
+    var profileRouter: (channel: String, middleware: Int)?
+    var iterations: Int?
 
     static let usage = """
         usage: switchboard-bench [--quick] [--sections parse,decode,router,cli,rss] [--seed N]
                                  [--messages N] [--rss-messages N] [--repetitions N]
                                  [--cli PATH] [--work-dir DIR] [--write-corpus PATH]
+                                 [--profile-router sdkReady|addCartLine:0|3] [--iterations N]
 
           --quick            smaller corpus and fewer repetitions (a minute instead of several)
           --sections LIST    which sections to run (default: all of parse,decode,router,cli,rss)
@@ -30,6 +34,10 @@ struct Options {
           --cli PATH         the switchboard binary (default: next to this executable)
           --work-dir DIR     where the corpus file is written (default: $TMPDIR/switchboard-bench)
           --write-corpus P   write the corpus (--messages, --seed) as NDJSON to P and exit
+          --profile-router C:M  run only the router loop of channel C with M middleware
+                             (--iterations times, default 400000) and exit: a driver for
+                             `valgrind --tool=callgrind` (see docs/benchmarks.md)
+          --iterations N     router loop length (default 400000; quick 100000)
         """
 
     static func parse(_ arguments: ArraySlice<String>) -> Options {
@@ -60,6 +68,13 @@ struct Options {
             case "--cli": options.cliPath = value(argument)
             case "--work-dir": options.workDirectory = value(argument)
             case "--write-corpus": options.writeCorpus = value(argument)
+            case "--iterations": options.iterations = number(argument)
+            case "--profile-router":
+                let parts = value(argument).split(separator: ":").map(String.init)
+                guard parts.count == 2, ["sdkReady", "addCartLine"].contains(parts[0]),
+                    let middleware = Int(parts[1]), middleware == 0 || middleware == 3
+                else { fail("--profile-router needs sdkReady:0, sdkReady:3, addCartLine:0 or addCartLine:3") }
+                options.profileRouter = (parts[0], middleware)
             case "--help", "-h":
                 print(usage)
                 exit(0)
@@ -78,6 +93,7 @@ struct Options {
     var rssSize: Int { rssMessages ?? (quick ? 500_000 : 2_000_000) }
     var timedRepetitions: Int { repetitions ?? (quick ? 3 : 7) }
     var processRepetitions: Int { repetitions ?? (quick ? 3 : 5) }
+    var routerIterations: Int { iterations ?? (quick ? 100_000 : 400_000) }
 }
 
 func log(_ text: String) {
@@ -90,7 +106,7 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--launch" {
 
 let options = Options.parse(CommandLine.arguments.dropFirst())
 let generated = nowNanoseconds()
-let corpus = Corpus(count: options.corpusSize, seed: options.seed)
+let corpus = Corpus(count: options.profileRouter == nil ? options.corpusSize : 20_000, seed: options.seed)
 let corpusBytes = corpus.ndjson
 
 if let path = options.writeCorpus {
@@ -98,6 +114,18 @@ if let path = options.writeCorpus {
         Options.fail("cannot write \(path)")
     }
     log("wrote \(corpus.messages.count) messages (\(corpusBytes.count) bytes) to \(path)")
+    exit(0)
+}
+
+if let (channel, middleware) = options.profileRouter {
+    // Everything before this loop is set-up; profile only the loop, e.g.
+    // valgrind --tool=callgrind --toggle-collect='*RouterSection*receive*' ...
+    let section = RouterSection(corpus: corpus, iterations: options.routerIterations)
+    let router = middleware == 0 ? section.bare : section.withMiddleware
+    let started = nowNanoseconds()
+    let handled = channel == "sdkReady" ? section.receiveSDKReady(router) : section.receiveAddCartLine(router)
+    let elapsed = Double(nowNanoseconds() - started) / Double(options.routerIterations)
+    log("\(channel) through \(middleware) middleware: \(handled) handled, \(Format.fixed(elapsed, 0)) ns/msg")
     exit(0)
 }
 
@@ -155,7 +183,7 @@ if options.sections.contains("decode") {
 // MARK: 2. Router
 
 if options.sections.contains("router") {
-    let iterations = options.quick ? 100_000 : 400_000
+    let iterations = options.routerIterations
     log("router: timing \(iterations) messages × \(options.timedRepetitions)")
     let section = RouterSection(corpus: corpus, iterations: iterations)
     let medians = interleavedMedians(
