@@ -297,6 +297,14 @@ public struct JSONWriter: Sendable {
         append(contentsOf: json)
     }
 
+    /// Writes pre-formatted JSON text verbatim (the caller vouches that it is one valid JSON value).
+    /// The same as the generic ``writeRaw(_:)-(Bytes)``, for an array, without generic dispatch.
+    /// - Parameter json: UTF-8 JSON text of one value.
+    public mutating func writeRaw(_ json: [UInt8]) {
+        separate()
+        json.withUnsafeBufferPointer { append($0) }
+    }
+
     /// Writes a value; object keys in ascending order.
     /// - Parameter value: the value.
     public mutating func write(_ value: JSONValue) {

@@ -25,6 +25,21 @@ public final class Cart: Sendable {
         var lines: [CartLine] = []
         var nextLine = 1
         var offers: [ProductCartOffer] = []
+        /// The JSON text of each offer in `offers` (same index), written the first time a
+        /// cart holding it is replied; empty until then. Replies copy it instead of writing
+        /// every offer again (``ProductCart/offersJSON``).
+        var offersJSON: [[UInt8]] = []
+        /// Where offers are written, reused.
+        var writer = JSONWriter(capacity: 1024)
+
+        /// Writes the JSON text of the offers in `offers` that have none in `json` yet.
+        static func writeMissing(_ offers: [ProductCartOffer], into json: inout [[UInt8]], writer: inout JSONWriter) {
+            for index in offers.indices where json[index].isEmpty {
+                writer.reset()
+                offers[index].writeJSON(to: &writer)
+                json[index] = writer.bytes
+            }
+        }
     }
 
     private let state = Locked(State())
@@ -106,35 +121,53 @@ public final class Cart: Sendable {
         let result = state.withLock { state -> Result<ProductCart, CartError> in
             // Changed in place (taken out of the state, so not copied offer by offer), and changed back on failure.
             var offers = state.offers
+            var offersJSON = state.offersJSON
             state.offers = []
-            defer { state.offers = offers }
+            state.offersJSON = []
+            defer {
+                state.offers = offers
+                state.offersJSON = offersJSON
+            }
             enum Undo {
                 case none
-                case reinsert(ProductCartOffer, at: Int)
-                case restore(ProductCartOffer, at: Int)
+                case reinsert(ProductCartOffer, [UInt8], at: Int)
+                case restore(ProductCartOffer, [UInt8], at: Int)
                 case removeLast
             }
             let undo: Undo
             if let index = offers.firstIndex(where: { $0.offerId == offer.offerId }) {
                 if offer.quantity == 0 {
-                    undo = .reinsert(offers.remove(at: index), at: index)
+                    undo = .reinsert(offers.remove(at: index), offersJSON.remove(at: index), at: index)
                 } else {
-                    undo = .restore(offers[index], at: index)
+                    undo = .restore(offers[index], offersJSON[index], at: index)
                     offers[index] = offer
+                    offersJSON[index] = []
                 }
             } else if offer.quantity > 0 {
                 offers.append(offer)
+                offersJSON.append([])
                 undo = .removeLast
             } else {
                 undo = .none
             }
-            let cart = Cart.productCart(of: offers)
-            if case .failure = cart {
+            var cart = Cart.productCart(of: offers)
+            switch cart {
+            case .success(var product):
+                State.writeMissing(offers, into: &offersJSON, writer: &state.writer)
+                product.offersJSON = offersJSON
+                cart = .success(product)
+            case .failure:
                 switch undo {
                 case .none: break
-                case .reinsert(let old, let index): offers.insert(old, at: index)
-                case .restore(let old, let index): offers[index] = old
-                case .removeLast: offers.removeLast()
+                case .reinsert(let old, let json, let index):
+                    offers.insert(old, at: index)
+                    offersJSON.insert(json, at: index)
+                case .restore(let old, let json, let index):
+                    offers[index] = old
+                    offersJSON[index] = json
+                case .removeLast:
+                    offers.removeLast()
+                    offersJSON.removeLast()
                 }
             }
             return cart
@@ -146,7 +179,15 @@ public final class Cart: Sendable {
     /// - Throws: ``CartError`` when the totals cannot be computed (never for a
     ///   cart changed only through ``update(_:)``).
     public func productCart() throws(CartError) -> ProductCart {
-        try Cart.productCart(of: offers).get()
+        try state.withLock { state -> Result<ProductCart, CartError> in
+            var cart = Cart.productCart(of: state.offers)
+            if case .success(var product) = cart {
+                State.writeMissing(state.offers, into: &state.offersJSON, writer: &state.writer)
+                product.offersJSON = state.offersJSON
+                cart = .success(product)
+            }
+            return cart
+        }.get()
     }
 
     /// Empties the cart: lines and offers. Line IDs keep counting.
@@ -154,6 +195,7 @@ public final class Cart: Sendable {
         state.withLock { state in
             state.lines = []
             state.offers = []
+            state.offersJSON = []
         }
     }
 

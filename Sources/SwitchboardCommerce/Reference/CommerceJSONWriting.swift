@@ -73,7 +73,12 @@ extension ProductCart: JSONWritable {
         writer.beginObject()
         writer.key(literal: "offers")
         writer.beginArray()
-        for offer in offers { offer.writeJSON(to: &writer) }
+        // The offers' text as the cart wrote it (with the writer's default escaping), else each offer.
+        if let offersJSON, offersJSON.count == offers.count, writer.escapesLineSeparators {
+            for json in offersJSON { writer.writeRaw(json) }
+        } else {
+            for index in offers.indices { offers[index].writeJSON(to: &writer) }
+        }
         writer.endArray()
         writer.key(literal: "price")
         writer.write(price)
@@ -133,7 +138,12 @@ extension WishlistState: JSONWritable {
         writer.beginObject()
         writer.key(literal: "entries")
         writer.beginArray()
-        for entry in entries { entry.writeJSON(to: &writer) }
+        // The entries' text as the wishlist wrote it (with the writer's default escaping), else each entry.
+        if let entriesJSON, entriesJSON.count == entries.count, writer.escapesLineSeparators {
+            for json in entriesJSON { writer.writeRaw(json) }
+        } else {
+            for index in entries.indices { entries[index].writeJSON(to: &writer) }
+        }
         writer.endArray()
         writer.endObject()
     }

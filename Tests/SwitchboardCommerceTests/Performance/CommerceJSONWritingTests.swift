@@ -81,4 +81,91 @@ private struct Random {
         let cart = ProductCart(offers: [], price: "0", oldPrice: nil, priceCurrency: "EUR")
         #expect(String(decoding: try ReplyValue(cart).jsonBytes(), as: UTF8.self) == #"{"offers":[],"price":"0","priceCurrency":"EUR"}"#)
     }
+
+    /// The bytes `value` writes into a fresh writer with `escapesLineSeparators` as given.
+    private func written<T: JSONWritable>(_ value: T, escapingSeparators: Bool = true) -> String {
+        var writer = JSONWriter(escapesLineSeparators: escapingSeparators)
+        value.writeJSON(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The cart with the same members and no offer text kept with it.
+    private func uncached(_ cart: ProductCart) -> ProductCart {
+        ProductCart(offers: cart.offers, price: cart.price, oldPrice: cart.oldPrice, priceCurrency: cart.priceCurrency)
+    }
+
+    @Test func cartRepliesWrittenFromKeptOfferTextAreTheBytesOfWritingEveryOffer() throws {
+        var random = Random(state: 21)
+        let cart = Cart()
+        var replies = 0
+        for round in 0..<400 {
+            var offer = random.offer()
+            // A few offer IDs, so updates replace and remove offers as well as add them; prices that add up.
+            offer.offerId = ["a", "b", "c", "d\u{2028}"][random.below(4)]
+            offer.quantity = random.below(4)
+            offer.price = ["1.50", "2", "0.333", "10"][random.below(4)]
+            offer.oldPrice = random.chance() ? "12.00" : nil
+            offer.currency = "EUR"
+            let reply: ProductCart
+            if round % 5 == 4 {
+                reply = try cart.productCart()
+            } else {
+                guard let updated = try? cart.update(offer) else { continue }
+                reply = updated
+            }
+            #expect(reply.offersJSON != nil)
+            #expect(written(reply) == written(uncached(reply)))
+            #expect(written(reply, escapingSeparators: false) == written(uncached(reply), escapingSeparators: false))
+            try expectSameBytes(reply)
+            replies += 1
+        }
+        #expect(replies > 300)
+    }
+
+    @Test func changingACartsOffersDropsTheKeptText() throws {
+        let cart = Cart()
+        try cart.update(ProductCartOffer(offerId: "a", name: "tee", price: "1.00", quantity: 1))
+        var reply = try cart.update(ProductCartOffer(offerId: "b", name: "cap", price: "2.00", quantity: 2))
+        reply.offers[0].name = "changed"
+        #expect(reply.offersJSON == nil)
+        #expect(written(reply).contains(#""name":"changed""#))
+        reply.offers.removeAll()
+        #expect(written(reply) == #"{"offers":[],"price":"5.00","priceCurrency":""}"#)
+    }
+
+    @Test func keptTextIsNotPartOfACartsValue() throws {
+        let cart = Cart()
+        let reply = try cart.update(ProductCartOffer(offerId: "a", price: "1.00", quantity: 1))
+        #expect(reply.offersJSON != nil)
+        #expect(reply == uncached(reply))
+        #expect(reply.hashValue == uncached(reply).hashValue)
+        let decoded = try JSONDecoder().decode(ProductCart.self, from: try JSONEncoder().encode(reply))
+        #expect(decoded == reply)
+        #expect(decoded.offersJSON == nil)
+    }
+
+    @Test func wishlistRepliesWrittenFromKeptEntryTextAreTheBytesOfWritingEveryEntry() throws {
+        var random = Random(state: 33)
+        let wishlist = Wishlist()
+        for _ in 0..<300 {
+            let id = WishlistEntryID(
+                productId: ["p1", "p2", "p3\u{2028}"][random.below(3)], listingId: random.chance() ? "l" : nil)
+            wishlist.apply(
+                WishlistEntryUpdate(
+                    id: id, isWishlisted: random.below(4) != 0, title: random.maybe(), price: random.maybe(),
+                    customData: random.chance() ? random.json() : nil))
+            guard random.chance() else { continue }
+            let state = wishlist.snapshot
+            #expect(state.entriesJSON != nil)
+            let plain = WishlistState(entries: state.entries)
+            #expect(state == plain)
+            #expect(written(state) == written(plain))
+            #expect(written(state, escapingSeparators: false) == written(plain, escapingSeparators: false))
+            try expectSameBytes(state)
+            var changed = state
+            changed.entries.removeAll()
+            #expect(changed.entriesJSON == nil)
+            #expect(written(changed) == #"{"entries":[]}"#)
+        }
+    }
 }
