@@ -109,46 +109,50 @@ public struct WireSession: Sendable {
         let waiter = self.waiter
         let message = Message(channel: channel, body: body, id: id?.text)
         let outcome = router.receive(message) { result in waiter.resolve(result, generation: generation) }
-        var result = WireOutcome(line: line, source: source, id: id, name: channel.name, kind: .handled)
+        // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
+        var kind = WireOutcomeKind.handled
+        var replyJSON: [UInt8]?
+        var error: WireError?
         switch outcome {
         case .handled:
-            result.kind = .handled
+            break
         case .replied(let value):
-            encode(value, into: &result)
+            (kind, replyJSON, error) = encode(value)
         case .awaitingReply:
             let limit = router.options.defaultDeadline + options.replyGrace
             switch waiter.wait(upTo: limit, generation: generation) {
             case .success(let value)?:
-                encode(value, into: &result)
+                (kind, replyJSON, error) = encode(value)
             case .failure(let failure)?:
-                result.kind = .failed
-                result.error = WireError(message: WireSession.message(for: failure))
+                kind = .failed
+                error = WireError(message: WireSession.message(for: failure))
             case nil:
-                result.kind = .failed
-                result.error = WireError(message: "timed out: \(message.channel): no reply within \(limit)")
+                kind = .failed
+                error = WireError(message: "timed out: \(message.channel): no reply within \(limit)")
             }
         case .unhandled, .kept:
-            result.kind = .unhandled
-        case .invalid(let error):
-            result.kind = .invalid
-            result.error = WireError(path: error.path, message: error.message)
+            kind = .unhandled
+        case .invalid(let problem):
+            kind = .invalid
+            error = WireError(path: problem.path, message: problem.message)
         case .failed(let failure):
-            result.kind = .failed
+            kind = .failed
             // The reply handler was resolved with the same failure, with its kind (dropped, …).
             if case .failure(let requestFailure)? = waiter.result(generation: generation) {
-                result.error = WireError(message: WireSession.message(for: requestFailure))
+                error = WireError(message: WireSession.message(for: requestFailure))
             } else {
-                result.error = WireError(message: failure.message)
+                error = WireError(message: failure.message)
             }
         case .invalidChannel(let problem):
-            result.kind = .malformed
-            result.error = WireError(message: "invalid \"name\": \(problem)")
+            kind = .malformed
+            error = WireError(message: "invalid \"name\": \(problem)")
         case .stopped(let reason):
-            result.kind = .failed
-            result.error = WireError(message: "stopped by middleware: \(reason)")
+            kind = .failed
+            error = WireError(message: "stopped by middleware: \(reason)")
         }
-        summary.record(result.kind)
-        return result
+        summary.record(kind)
+        return WireOutcome(
+            line: line, source: source, id: id, name: channel.name, kind: kind, replyJSON: replyJSON, error: error)
     }
 
     /// Marks the session finished after `elapsed`.
@@ -156,18 +160,17 @@ public struct WireSession: Sendable {
         summary.elapsed = elapsed
     }
 
-    /// Encodes a reply through ``ReplyValue/writeJSON(into:)`` (as ``ReplyValue/jsonBytes()`` does), with the session's reused writer.
-    private mutating func encode(_ value: ReplyValue, into result: inout WireOutcome) {
+    /// Encodes a reply through ``ReplyValue/writeJSON(into:)`` (as ``ReplyValue/jsonBytes()`` does), with the
+    /// session's reused writer: `replied` with its JSON, or `failed` with the reason it did not encode.
+    private mutating func encode(_ value: ReplyValue) -> (WireOutcomeKind, [UInt8]?, WireError?) {
         // One huge reply should not keep its buffer for the rest of the session.
         if replyWriter.capacity > 1 << 20 { replyWriter = JSONWriter(capacity: 4096) }
         replyWriter.reset()
         do {
             try value.writeJSON(into: &replyWriter)
-            result.replyJSON = replyWriter.bytes
-            result.kind = .replied
+            return (.replied, replyWriter.bytes, nil)
         } catch {
-            result.kind = .failed
-            result.error = WireError(message: "the reply could not be encoded: \(error)")
+            return (.failed, nil, WireError(message: "the reply could not be encoded: \(error)"))
         }
     }
 

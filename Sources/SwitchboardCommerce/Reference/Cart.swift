@@ -139,9 +139,12 @@ public final class Cart: Sendable {
                 if offer.quantity == 0 {
                     undo = .reinsert(offers.remove(at: index), offersJSON.remove(at: index), at: index)
                 } else {
-                    undo = .restore(offers[index], offersJSON[index], at: index)
-                    offers[index] = offer
-                    offersJSON[index] = []
+                    // Swapped, not copied: the old offer moves into the undo record.
+                    var old = offer
+                    var oldJSON: [UInt8] = []
+                    swap(&old, &offers[index])
+                    swap(&oldJSON, &offersJSON[index])
+                    undo = .restore(old, oldJSON, at: index)
                 }
             } else if offer.quantity > 0 {
                 offers.append(offer)
@@ -207,22 +210,23 @@ public final class Cart: Sendable {
         var hasOldPrice = false
         // Distinct currencies in order of appearance (a cart holds a few offers: no hashing).
         var currencies: [String] = []
-        for offer in offers {
-            guard let text = offer.price else { return .failure(.missingPrice(offerId: offer.offerId)) }
+        // Field by field (`offers[index].price`), not offer by offer: a copy of an offer retains all its strings.
+        for index in offers.indices {
+            guard let text = offers[index].price else { return .failure(.missingPrice(offerId: offers[index].offerId)) }
             guard let price = CartTotals.parse(text) else {
-                return .failure(.unparsablePrice(offerId: offer.offerId, field: "price", value: text))
+                return .failure(.unparsablePrice(offerId: offers[index].offerId, field: "price", value: text))
             }
             var old = price
-            if let oldText = offer.oldPrice {
+            if let oldText = offers[index].oldPrice {
                 guard let parsed = CartTotals.parse(oldText) else {
-                    return .failure(.unparsablePrice(offerId: offer.offerId, field: "oldPrice", value: oldText))
+                    return .failure(.unparsablePrice(offerId: offers[index].offerId, field: "oldPrice", value: oldText))
                 }
                 old = parsed
                 hasOldPrice = true
             }
-            if let currency = offer.currency, !currencies.contains(currency) { currencies.append(currency) }
-            prices.append(CartTotals.Term(price: price, quantity: offer.quantity))
-            oldPrices.append(CartTotals.Term(price: old, quantity: offer.quantity))
+            if let currency = offers[index].currency, !currencies.contains(currency) { currencies.append(currency) }
+            prices.append(CartTotals.Term(price: price, quantity: offers[index].quantity))
+            oldPrices.append(CartTotals.Term(price: old, quantity: offers[index].quantity))
         }
         guard currencies.count <= 1 else { return .failure(.mixedCurrencies(currencies.sorted())) }
         guard let total = CartTotals.total(of: prices) else { return .failure(.totalTooLarge(field: "price")) }
