@@ -172,12 +172,25 @@ public struct BodyDecoder: Sendable {
 /// ```
 public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, with the full coding path.
-    public let decodingError: DecodingError
+    public var decodingError: DecodingError { box.error }
+
+    /// The error, boxed: `DecodingError`'s layout is resilient, so a bare one would
+    /// make every function that throws `BodyDecodingError` (the whole decoding and
+    /// delivery path, even when nothing throws) look its size up at run time.
+    private let box: Box
+
+    private final class Box: Sendable {
+        let error: DecodingError
+
+        init(_ error: DecodingError) {
+            self.error = error
+        }
+    }
 
     /// Wraps a decoding error.
     /// - Parameter error: the error, as any decoder throws it.
     public init(_ error: DecodingError) {
-        self.decodingError = error
+        box = Box(error)
     }
 
     /// The error's context (coding path, Foundation's description, underlying error).

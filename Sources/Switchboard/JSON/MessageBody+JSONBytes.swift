@@ -67,7 +67,7 @@ extension MessageBody {
         case .absent: return nil
         case .json(let value): return value
         case .tape(let tape, let index): return tape.jsonValue(index)
-        case .foundation(let value): return try? JSONValue(foundation: value)
+        case .foundation(let tree): return try? JSONValue(foundation: tree.value)
         }
     }
 }

@@ -82,7 +82,7 @@ public struct LoggingMiddleware: MessageMiddleware {
         var renderer = BodyRenderer(limit: Swift.max(0, maxBytes))
         switch body.storage {
         case .absent: return "(no body)"
-        case .foundation(let value): renderer.value(value, depth: 0)
+        case .foundation(let tree): renderer.value(tree.value, depth: 0)
         case .json(let value): renderer.json(value, depth: 0)
         case .tape(let tape, let index): renderer.json(tape.jsonValue(index), depth: 0)
         }

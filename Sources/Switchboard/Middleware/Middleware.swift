@@ -38,7 +38,7 @@ public protocol MessageMiddleware: Sendable {
 /// })
 /// ```
 public struct Middleware: MessageMiddleware {
-    private let body: @Sendable (Message, MiddlewareNext) -> Outcome
+    let body: @Sendable (Message, MiddlewareNext) -> Outcome
 
     /// Creates a middleware from a closure.
     public init(_ body: @escaping @Sendable (Message, MiddlewareNext) -> Outcome) {
@@ -78,89 +78,88 @@ public struct MiddlewareNext: Sendable {
 /// caller's reply and the route read for the message's channel (with the chain),
 /// so delivery after the chain needs no second lock round trip.
 final class ChainRun: @unchecked Sendable {
-    // `@unchecked`: every stored property is an immutable `Sendable` value except
-    // `lastStop`, which is read and written only inside `ChainRun.stopLock`.
-    let router: Router
+    // `@unchecked`: every stored property is immutable except `lastStop`, read and
+    // written only inside `ChainRun.stopLock`, and `held`, written once by the
+    // dispatching thread and never read.
+    /// The router and the route, not retained: the dispatching frame holds both until
+    /// the chain has run, then ``hold(_:_:)`` makes a run that outlives it hold them.
+    private let router: Unmanaged<Router>
+    private let route: Unmanaged<Router.Route>
+    private var held: (Router, Router.Route)?
     let reply: OnceReply?
     let routedChannel: Channel
-    /// The route read for `routedChannel`, with the middleware chain.
-    let route: Router.Route
     private var lastStop: (depth: Int, reason: String)?
 
     /// Guards `lastStop` of every run; taken only when a middleware returns `.stopped`.
     private static let stopLock = Locked(())
 
     init(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) {
-        self.router = router
+        self.router = Unmanaged.passUnretained(router)
         self.reply = reply
         self.routedChannel = channel
-        self.route = route
+        self.route = Unmanaged.passUnretained(route)
+    }
+
+    /// Holds the router and the route: called when a `next` outlived the message's dispatch.
+    func hold(_ router: Router, _ route: Router.Route) {
+        held = (router, route)
     }
 
     func run(_ message: Message, from index: Int) -> Outcome {
-        let entries = route.middleware
-        guard index < entries.count else {
-            return router.deliver(message, route: message.channel == routedChannel ? route : nil, reply: reply)
-        }
-        // The route (held by this run) keeps the entry alive: call it without retaining it again.
-        let outcome = Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
-            entry.handle(message, next: MiddlewareNext(run: self, index: index + 1))
-        }
-        // A consuming switch: matching a `let` outcome in place would copy it first.
-        switch consume outcome {
-        case .stopped(let reason):
-            noteStop(reason: reason, at: index, channel: message.channel)
-            return .stopped(reason: reason)
-        case let other:
-            return other
+        route._withUnsafeGuaranteedRef { route in
+            let entries = route.middleware
+            guard index < entries.count else {
+                return router._withUnsafeGuaranteedRef { router in
+                    message.channel == routedChannel
+                        ? router.deliver(message, on: route, reply: reply)
+                        : router.deliver(message, route: nil, reply: reply)
+                }
+            }
+            // The route keeps the entry and its closure alive: call it without retaining them.
+            let outcome = Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
+                entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
+            }
+            if case .stopped(let reason) = outcome {
+                noteStop(reason: reason, at: index, channel: message.channel, route: route)
+            }
+            return outcome
         }
     }
 
     /// Reports a stop once, naming the middleware that stopped the message; an
     /// outer middleware that only passes the same stop on is not reported again.
-    private func noteStop(reason: String, at depth: Int, channel: Channel) {
+    private func noteStop(reason: String, at depth: Int, channel: Channel, route: Router.Route) {
         let isNew = ChainRun.stopLock.withLock { _ -> Bool in
             defer { lastStop = (depth, reason) }
             guard let last = lastStop else { return true }
             return !(last.depth == depth + 1 && last.reason == reason)
         }
         if isNew {
-            router.diagnostics.emit(.stopped(channel, by: route.middleware[depth].name, .stopped(reason: reason)))
+            router._withUnsafeGuaranteedRef {
+                $0.diagnostics.emit(.stopped(channel, by: route.middleware[depth].name, .stopped(reason: reason)))
+            }
         }
     }
 }
 
 /// A registered middleware and its name (for diagnostics).
 ///
-/// The chain is an array of these references; ``TypedMiddlewareEntry`` holds the
-/// middleware with its own type, so running it copies no existential box.
-class MiddlewareEntry: @unchecked Sendable {
-    // `@unchecked`: not final (see `TypedMiddlewareEntry`); every stored property is an immutable `Sendable` value.
+/// The entry keeps the middleware as the one closure that runs it: a
+/// ``Middleware`` made from a closure is run by that closure directly, any other
+/// type through its ``MessageMiddleware/handle(_:next:)``, so each step of the
+/// chain is one indirect call.
+final class MiddlewareEntry: Sendable {
     let id: UInt64
     let name: String
+    let handle: @Sendable (Message, MiddlewareNext) -> Outcome
 
-    init(id: UInt64, name: String) {
+    init<M: MessageMiddleware>(id: UInt64, name: String, middleware: M) {
         self.id = id
         self.name = name
-    }
-
-    /// Runs the middleware on `message`. (Every entry is a ``TypedMiddlewareEntry``,
-    /// which overrides this; an entry without a middleware only passes the message on.)
-    func handle(_ message: Message, next: MiddlewareNext) -> Outcome {
-        next(message)
-    }
-}
-
-/// A registered middleware of type `M`.
-final class TypedMiddlewareEntry<M: MessageMiddleware>: MiddlewareEntry, @unchecked Sendable {
-    let middleware: M
-
-    init(id: UInt64, name: String, middleware: M) {
-        self.middleware = middleware
-        super.init(id: id, name: name)
-    }
-
-    override func handle(_ message: Message, next: MiddlewareNext) -> Outcome {
-        middleware.handle(message, next: next)
+        if let closure = middleware as? Middleware {
+            handle = closure.body
+        } else {
+            handle = { message, next in middleware.handle(message, next: next) }
+        }
     }
 }

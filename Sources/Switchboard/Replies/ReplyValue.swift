@@ -2,11 +2,23 @@
 /// and encoded only when the caller asks for a representation.
 public struct ReplyValue: Sendable, CustomStringConvertible {
     /// The reply as the responder gave it.
-    public let value: any Encodable & Sendable
+    public var value: any Encodable & Sendable { box.value }
+
+    /// The value, boxed: a bare existential would make every copy of an
+    /// ``Outcome`` (returned through each middleware) a runtime value-witness call.
+    private let box: Box
+
+    private final class Box: Sendable {
+        let value: any Encodable & Sendable
+
+        init(_ value: any Encodable & Sendable) {
+            self.value = value
+        }
+    }
 
     /// Wraps a reply.
     public init(_ value: any Encodable & Sendable) {
-        self.value = value
+        box = Box(value)
     }
 
     /// The empty reply (`null`), given to requests on channels that only have event handlers.

@@ -1,17 +1,44 @@
 /// A message on a channel: what middleware sees and may rewrite.
 public struct Message: Sendable {
     /// The channel the message is on.
-    public var channel: Channel
+    public var channel: Channel {
+        get { parts.channel }
+        set { parts = Parts(channel: newValue, body: parts.body, id: parts.id) }
+    }
+
     /// The loosely typed body.
-    public var body: MessageBody
+    public var body: MessageBody {
+        get { parts.body }
+        set { parts = Parts(channel: parts.channel, body: newValue, id: parts.id) }
+    }
+
     /// The caller's correlation id, if it gave one (the CLI's `"id"`); never interpreted.
-    public var id: String?
+    public var id: String? {
+        get { parts.id }
+        set { parts = Parts(channel: parts.channel, body: parts.body, id: newValue) }
+    }
+
+    /// The fields, in one immutable object: a message is copied at every hand-over
+    /// (into a context, through middleware), and one reference copies as a single
+    /// retain, where three fields (one an optional string, one an enum) went
+    /// through runtime value-witness calls. A setter makes a new object.
+    private var parts: Parts
+
+    private final class Parts: Sendable {
+        let channel: Channel
+        let body: MessageBody
+        let id: String?
+
+        init(channel: Channel, body: MessageBody, id: String?) {
+            self.channel = channel
+            self.body = body
+            self.id = id
+        }
+    }
 
     /// Creates a message.
     public init(channel: Channel, body: MessageBody = .absent, id: String? = nil) {
-        self.channel = channel
-        self.body = body
-        self.id = id
+        parts = Parts(channel: channel, body: body, id: id)
     }
 
     /// Creates a message with a Foundation body.

@@ -15,7 +15,9 @@ public struct MessageBody: @unchecked Sendable {
     // and so is a tape (immutable once parsed).
     enum Storage {
         case absent
-        case foundation(Any)
+        /// A Foundation tree, boxed: a bare `Any` would make every copy of a message
+        /// (through middleware, into a context) a runtime value-witness call.
+        case foundation(FoundationTree)
         case json(JSONValue)
         /// A value on a byte tape (the strict reader's output): entry `index` of the tape.
         case tape(JSONTape, index: Int)
@@ -34,7 +36,7 @@ public struct MessageBody: @unchecked Sendable {
     /// - Parameter value: what `WKScriptMessage.body` or `JSONSerialization.jsonObject` returned.
     public init(_ value: Any?) {
         if let value {
-            storage = .foundation(value)
+            storage = .foundation(FoundationTree(value))
         } else {
             storage = .absent
         }
@@ -55,7 +57,7 @@ public struct MessageBody: @unchecked Sendable {
     public var foundationValue: Any? {
         switch storage {
         case .absent: return nil
-        case .foundation(let value): return value
+        case .foundation(let tree): return tree.value
         case .json(let value): return value.foundationValue
         case .tape(let tape, let index): return tape.jsonValue(index).foundationValue
         }
@@ -73,7 +75,7 @@ public struct MessageBody: @unchecked Sendable {
         let decoder = BodyDecoder(options: options)
         switch storage {
         case .absent: return try decoder.decode(type, from: nil)
-        case .foundation(let value): return try decoder.decode(type, from: value)
+        case .foundation(let tree): return try decoder.decode(type, from: tree.value)
         case .json(let value): return try decoder.decode(type, from: value)
         case .tape(let tape, let index): return try decoder.decode(type, fromTape: tape, at: index)
         }
@@ -90,9 +92,19 @@ public struct MessageBody: @unchecked Sendable {
         let decoder = BodyDecoder(options: options)
         switch storage {
         case .absent: return try decoder.decode(type, from: nil, at: key)
-        case .foundation(let value): return try decoder.decode(type, from: value, at: key)
+        case .foundation(let tree): return try decoder.decode(type, from: tree.value, at: key)
         case .json(let value): return try decoder.decode(type, from: value, at: key)
         case .tape(let tape, let index): return try decoder.decode(type, fromTape: tape, at: index, member: key)
         }
+    }
+}
+
+/// A Foundation tree held by a ``MessageBody`` (one reference, so a body copies as a pointer).
+final class FoundationTree: @unchecked Sendable {
+    // `@unchecked`: see ``MessageBody``: the tree is only read, never mutated.
+    let value: Any
+
+    init(_ value: Any) {
+        self.value = value
     }
 }

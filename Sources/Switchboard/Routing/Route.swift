@@ -17,7 +17,7 @@ extension Router {
         init(routes: [Channel: Route], middleware: [MiddlewareEntry]) {
             self.routes = routes
             self.middleware = middleware
-            unrouted = Route(Route.Parts(), middleware: middleware)
+            unrouted = Route(Route.Parts(), middleware: middleware, isUnrouted: true)
             index = RouteIndex(routes)
         }
 
@@ -29,6 +29,12 @@ extension Router {
         func route(named name: String, hash: UInt64) -> Route? {
             if let route = index.route(named: name, hash: hash) { return route }
             return routes.isEmpty ? nil : routes[Channel(uncheckedName: name)]
+        }
+
+        /// The route of the channel named `name` (whose ``RouteIndex/hash(_:)`` is
+        /// `hash`), or ``unrouted`` when it has none.
+        func routeOrUnrouted(named name: String, hash: UInt64) -> Route {
+            route(named: name, hash: hash) ?? unrouted
         }
 
         /// This table with the route of `channel` changed (removed when it holds nothing).
@@ -70,10 +76,14 @@ extension Router {
         /// into that type and handed to each handler without boxing (the usual case).
         let handlersShareEventType: Bool
 
+        /// Whether this is a table's ``RoutingTable/unrouted`` route (the channel has no route).
+        let isUnrouted: Bool
+
         /// No handlers, responder, policy or middleware.
         static let empty = Route(Parts(), middleware: [])
 
-        init(_ parts: Parts, middleware: [MiddlewareEntry]) {
+        init(_ parts: Parts, middleware: [MiddlewareEntry], isUnrouted: Bool = false) {
+            self.isUnrouted = isUnrouted
             handlers = parts.handlers
             responder = parts.responder
             policy = parts.policy
@@ -95,7 +105,7 @@ extension Router {
     struct HandlerEntry: Sendable {
         let id: UInt64
         let eventType: ObjectIdentifier
-        let handler: any EventHandling
+        let handler: EventHandling
     }
 
     /// A responder with its deadline and fallback (a class, so a route copies one reference).
@@ -120,22 +130,32 @@ extension Router {
     }
 }
 
-/// A handler of one event type, with the decoding of that type (see ``TypedEventHandler``).
-protocol EventHandling: AnyObject, Sendable {
+/// A handler of one event type, with the decoding of that type.
+///
+/// A class rather than a protocol, so delivery calls a route's handlers through
+/// `Unmanaged` without retaining them (a protocol existential cannot be). Every
+/// handler is a ``TypedEventHandler``, which overrides all three methods; the
+/// base class handles nothing.
+class EventHandling: @unchecked Sendable {
+    // `@unchecked`: not final (see `TypedEventHandler`); it has no stored properties.
+
     /// Decodes the body as this handler's event type (for channels whose handlers take several types).
-    func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable
+    func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable { () }
+
     /// Calls the handler with an event decoded by ``decodeEvent(_:options:)`` of a handler of the same type.
-    func invoke(_ event: any Sendable, context: MessageContext) throws
-    /// Decodes the body once and calls every handler of `handlers` (all of this
+    func invoke(_ event: any Sendable, context: MessageContext) throws {}
+
+    /// Decodes the body once and calls every handler of `route` (all of this
     /// handler's event type) in order.
     /// - Returns: the messages of the handlers that threw, each reported to `diagnostics`.
     func runAll(
-        _ handlers: [Router.HandlerEntry], context: MessageContext, diagnostics: DiagnosticSink
-    ) throws(BodyDecodingError) -> [String]
+        _ route: Router.Route, context: MessageContext, diagnostics: DiagnosticSink
+    ) throws(BodyDecodingError) -> [String] { [] }
 }
 
 /// A handler of events of type `E`.
-final class TypedEventHandler<E: Event>: EventHandling {
+final class TypedEventHandler<E: Event>: EventHandling, @unchecked Sendable {
+    // `@unchecked`: every stored property is an immutable `Sendable` value.
     let handler: @Sendable (E, MessageContext) throws -> Void
     /// `E.init()` when `E` is a ``BodylessEvent``: such an event ignores its body,
     /// so it is made without running a decoder.
@@ -144,6 +164,7 @@ final class TypedEventHandler<E: Event>: EventHandling {
     init(_ handler: @escaping @Sendable (E, MessageContext) throws -> Void) {
         self.handler = handler
         makeBodyless = TypedEventHandler.bodylessInitializer()
+        super.init()
     }
 
     /// `E.init` when `E` is a ``BodylessEvent``, else `nil`.
@@ -157,36 +178,37 @@ final class TypedEventHandler<E: Event>: EventHandling {
     }
 
     func decode(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> E {
-        if let makeBodyless { return makeBodyless() }
+        // Called through optional chaining: binding the closure first would retain it.
+        if let event = makeBodyless?() { return event }
         return try body.decode(E.self, options: options)
     }
 
-    func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable {
+    override func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable {
         try decode(body, options: options)
     }
 
-    func invoke(_ event: any Sendable, context: MessageContext) throws {
+    override func invoke(_ event: any Sendable, context: MessageContext) throws {
         guard let event = event as? E else { return }
         try handler(event, context)
     }
 
-    func runAll(
-        _ handlers: [Router.HandlerEntry], context: MessageContext, diagnostics: DiagnosticSink
+    override func runAll(
+        _ route: Router.Route, context: MessageContext, diagnostics: DiagnosticSink
     ) throws(BodyDecodingError) -> [String] {
+        let handlers = route.handlers
         let event = try decode(context.body, options: context.options)
         var errors: [String] = []
         for index in handlers.indices {
             do {
                 // Every entry has this entry's event type, so its handler is of this class
                 // (checked by class identity, which needs no runtime type lookup, unlike `as?`).
-                // `handlers` (the caller's route) keeps it alive: it is called without another retain.
-                let handler = handlers[index].handler
-                if ObjectIdentifier(type(of: handler)) == ObjectIdentifier(type(of: self)) {
-                    try Unmanaged.passUnretained(unsafeDowncast(handler, to: Self.self))._withUnsafeGuaranteedRef {
-                        try $0.handler(event, context)
+                // `route` (the caller's) keeps it alive: it is called without another retain.
+                try Unmanaged.passUnretained(handlers[index].handler)._withUnsafeGuaranteedRef { handler in
+                    if ObjectIdentifier(type(of: handler)) == ObjectIdentifier(type(of: self)) {
+                        try unsafeDowncast(handler, to: Self.self).handler(event, context)
+                    } else {
+                        try handler.invoke(event, context: context)
                     }
-                } else {
-                    try handler.invoke(event, context: context)
                 }
             } catch {
                 let message = errorMessage(error)

@@ -338,7 +338,7 @@ public final class Router: Sendable {
         let label = name ?? String(describing: type(of: middleware))
         let id = state.withLock { state -> UInt64 in
             let id = state.makeID()
-            state.middleware.append(TypedMiddlewareEntry(id: id, name: label, middleware: middleware))
+            state.middleware.append(MiddlewareEntry(id: id, name: label, middleware: middleware))
             return id
         }
         return Registration { [weak state] in
@@ -606,7 +606,9 @@ public final class Router: Sendable {
     ///   - body: the body; `nil` means no body.
     /// - Returns: what happened to the message.
     public func receive(name: String, body: Any?) -> Outcome {
-        receive(name: name, body: MessageBody(body), replyHandler: nil)
+        // Tested against nil first: binding an `Any?` copies it through runtime calls.
+        if body == nil { return receive(name: name, body: MessageBody(storage: .absent), id: nil, replyHandler: nil) }
+        return receive(name: name, body: MessageBody(body), id: nil, replyHandler: nil)
     }
 
     /// Routes one message. See ``receive(name:body:)``.
@@ -637,7 +639,7 @@ public final class Router: Sendable {
     /// See ``receive(_:replyHandler:)``.
     public func receive(
         name: String,
-        body: MessageBody,
+        body: consuming MessageBody,
         id: String? = nil,
         replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
     ) -> Outcome {
@@ -646,11 +648,10 @@ public final class Router: Sendable {
         let channel = Channel(uncheckedName: name)
         let fits = name.utf8.count <= Channel.maxLength
         let hash = fits ? RouteIndex.hash(name) : 0
-        let (route, known) = state.withLock { state -> (Route, Bool) in
-            if fits, let route = state.table.route(named: name, hash: hash) { return (route, true) }
-            return (state.table.unrouted, false)
+        let route = state.withLock { state in
+            fits ? state.table.routeOrUnrouted(named: name, hash: hash) : state.table.unrouted
         }
-        if !known, let error = Channel.problem(in: name) {
+        if route.isUnrouted, let error = Channel.problem(in: name) {
             diagnostics.emit(.invalidChannel(name: name, error))
             replyHandler?(.failure(.invalidChannel(name: name, error)))
             return .invalidChannel(error)
@@ -663,19 +664,22 @@ public final class Router: Sendable {
     /// The route of `channel` with the middleware chain, in one lock round trip.
     private func route(of channel: Channel) -> Route {
         let hash = RouteIndex.hash(channel.name)
-        return state.withLock { $0.table.route(named: channel.name, hash: hash) ?? $0.table.unrouted }
+        return state.withLock { $0.table.routeOrUnrouted(named: channel.name, hash: hash) }
     }
 
     /// Runs the middleware chain (if any) and delivery, with the route read for the message's channel.
-    private func dispatch(_ message: consuming Message, reply: OnceReply?, route: Route) -> Outcome {
-        let middleware = route.middleware
-        if middleware.isEmpty {
-            return deliver(message, route: route, reply: reply)
+    private func dispatch(_ message: Message, reply: OnceReply?, route: Route) -> Outcome {
+        if route.middleware.isEmpty {
+            return deliver(message, on: route, reply: reply)
         }
         let run = ChainRun(router: self, reply: reply, channel: message.channel, route: route)
         let outcome = run.run(message, from: 0)
+        // The run refers to this router and the route without holding them (this frame
+        // does); a `next` kept beyond the message makes it hold them from now on.
+        var finished = consume run
+        if !isKnownUniquelyReferenced(&finished) { finished.hold(self, route) }
         // Every delivery path resolves or claims the reply; one left unclaimed was stopped by middleware.
-        reply?.resolveIfUnclaimed { Router.stoppedResult(of: outcome, on: message.channel) }
+        if let reply { reply.resolveIfUnclaimed { Router.stoppedResult(of: outcome, on: message.channel) } }
         return outcome
     }
 
@@ -708,8 +712,14 @@ public final class Router: Sendable {
     /// or applies the channel's policy when it has neither. Every path either
     /// resolves `reply` or hands it on (to a responder or a buffer).
     /// - Parameter route: the channel's route as read with the middleware, or `nil` to look it up.
-    func deliver(_ message: consuming Message, route: Route?, reply: OnceReply?) -> Outcome {
-        let route = route ?? state.withLock { $0.table.route(message.channel) } ?? .empty
+    func deliver(_ message: Message, route: Route?, reply: OnceReply?) -> Outcome {
+        if let route { return deliver(message, on: route, reply: reply) }
+        let found = state.withLock { $0.table.route(message.channel) } ?? .empty
+        return deliver(message, on: found, reply: reply)
+    }
+
+    /// ``deliver(_:route:reply:)`` with the route of the message's channel in hand.
+    func deliver(_ message: Message, on route: Route, reply: OnceReply?) -> Outcome {
         if route.responder == nil, !route.handlers.isEmpty {
             return deliverToHandlers(message, route: route, reply: reply)
         }
@@ -717,7 +727,7 @@ public final class Router: Sendable {
     }
 
     /// Delivers a message to the handlers of a channel without a responder.
-    private func deliverToHandlers(_ message: consuming Message, route: Route, reply: OnceReply?) -> Outcome {
+    private func deliverToHandlers(_ message: Message, route: Route, reply: OnceReply?) -> Outcome {
         let context = MessageContext(message: message, options: options.decoding)
         let errors: [String]
         do {
@@ -726,12 +736,12 @@ public final class Router: Sendable {
             return invalid(error, on: context.channel, reply: reply)
         }
         if errors.isEmpty {
-            reply?.resolve(.success(.none))
+            if let reply { reply.resolve(.success(.none)) }
             return .handled(count: route.handlers.count)
         }
         let channel = context.channel
         let failure = HandlerFailure(channel: channel, errors: errors, succeeded: route.handlers.count - errors.count)
-        reply?.resolve(.failure(.responderFailed(channel, message: failure.message)))
+        if let reply { reply.resolve(.failure(.responderFailed(channel, message: failure.message))) }
         return .failed(failure)
     }
 
@@ -805,11 +815,24 @@ public final class Router: Sendable {
     /// - Returns: the messages of the handlers that threw.
     /// - Throws: the decoding failure (then no handler ran).
     private func runHandlers(_ route: Route, context: MessageContext) throws(BodyDecodingError) -> [String] {
+        guard !route.handlers.isEmpty else { return [] }
+        if route.handlersShareEventType {
+            // The route keeps the handler alive: call it without retaining it again.
+            var failure: BodyDecodingError?
+            let errors = Unmanaged.passUnretained(route.handlers[0].handler)._withUnsafeGuaranteedRef {
+                handler -> [String] in
+                do throws(BodyDecodingError) {
+                    return try handler.runAll(route, context: context, diagnostics: diagnostics)
+                } catch {
+                    failure = error
+                    return []
+                }
+            }
+            if let failure { throw failure }
+            return errors
+        }
         let handlers = route.handlers
         guard let first = handlers.first else { return [] }
-        if route.handlersShareEventType {
-            return try first.handler.runAll(handlers, context: context, diagnostics: diagnostics)
-        }
         let firstType = first.eventType
         let firstEvent = try first.handler.decodeEvent(context.body, options: context.options)
         var others: [(type: ObjectIdentifier, event: any Sendable)] = []

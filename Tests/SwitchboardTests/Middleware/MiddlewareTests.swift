@@ -156,6 +156,51 @@ private struct Tracing: MessageMiddleware {
         withExtendedLifetime((fanOut, handler)) {}
     }
 
+    @Test func aNextKeptBeyondItsMessageKeepsTheRouterAndRouteAliveAndStillDelivers() {
+        let kept = RouterRecorder<MiddlewareNext>()
+        let seen = RouterRecorder<Int>()
+        weak var released: Router?
+        var handler: Registration?
+        do {
+            let router = Router()
+            released = router
+            let keeper = router.use(Middleware { message, next in
+                kept.append(next)
+                return next(message)
+            })
+            handler = router.on(Ping.self) { ping in seen.append(ping.count) }
+            _ = router.receive(name: "ping", body: ["count": 1])
+            _ = keeper
+        }
+        // The router's last owner is gone, but the kept `next` holds what delivery needs.
+        #expect(released != nil)
+        guard let next = kept.all.first else {
+            Issue.record("the middleware kept no next")
+            return
+        }
+        let outcome = next(Message(channel: "ping", body: ["count": 2]))
+        guard case .handled(let count) = outcome else {
+            Issue.record("expected handled, got \(outcome)")
+            return
+        }
+        #expect(count == 1)
+        #expect(seen.all == [1, 2])
+        withExtendedLifetime(handler) {}
+    }
+
+    @Test func aRouterWhoseMiddlewareKeepsNoNextIsReleasedWithItsLastOwner() {
+        weak var released: Router?
+        do {
+            let router = Router()
+            released = router
+            let pass = router.use(Middleware { message, next in next(message) })
+            let handler = router.on(Ping.self) { _ in }
+            _ = router.receive(name: "ping", body: ["count": 1])
+            withExtendedLifetime((pass, handler)) {}
+        }
+        #expect(released == nil)
+    }
+
     @Test func callingNextTwiceNeverCallsAResponderTwice() async throws {
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()

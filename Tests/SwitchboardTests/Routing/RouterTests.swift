@@ -3,6 +3,20 @@ import Switchboard
 import Testing
 
 @Suite struct RouterTests {
+    @Test func aMessageIsAValueChangingACopyLeavesTheOriginalAlone() {
+        let original = Message(channel: "ping", body: ["count": 1], id: "a-1")
+        var copy = original
+        copy.channel = "pong"
+        copy.id = nil
+        copy.body = .absent
+        #expect(original.channel == "ping")
+        #expect(original.id == "a-1")
+        #expect(original.event(as: Ping.self)?.count == 1)
+        #expect(copy.channel == "pong")
+        #expect(copy.id == nil)
+        #expect(copy.body.isAbsent)
+    }
+
     @Test func handlersRunInRegistrationOrder() {
         let router = Router()
         let seen = RouterRecorder<String>()
