@@ -170,7 +170,33 @@ package final class JSONTape: @unchecked Sendable {
     static func equal(_ start: UnsafePointer<UInt8>?, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = other.baseAddress, other.count > 0 else { return true }
         guard let start else { return false }
-        return memcmp(start, base, other.count) == 0
+        return sameBytes(start, base, other.count)
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are the same: eight at a
+    /// time, then the rest (keys are short: no call to `memcmp`).
+    @inline(__always)
+    static func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let a = UnsafeRawPointer(first)
+        let b = UnsafeRawPointer(second)
+        var offset = 0
+        while offset &+ 8 <= count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset &+= 8
+        }
+        if offset &+ 4 <= count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                == b.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            else { return false }
+            offset &+= 4
+        }
+        while offset < count {
+            guard first[offset] == second[offset] else { return false }
+            offset &+= 1
+        }
+        return true
     }
 
     /// The value of the member named `key` in the object at `object`, or `nil`.
@@ -618,13 +644,13 @@ private struct TapeParser {
         return true
     }
 
-    /// A string at its opening quote; leaves `position` after the closing quote.
-    mutating func parseString() -> Bool {
-        let start = position + 1
+    /// The index of the first byte at or after `index` that is special in a string
+    /// (quote, backslash, control, non-ASCII), or an index within eight bytes of the end.
+    @inline(__always)
+    func skipPlain(from start: Int) -> Int {
         var index = start
-        var flags: UInt8 = 0
-        // Eight bytes at a time while no byte is special (quote, backslash, control, non-ASCII).
-        while index + 8 <= count {
+        // Eight bytes at a time (word tricks; sixteen-byte vector compares cost more on these short strings).
+        while index &+ 8 <= count {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
             let ones: UInt64 = 0x0101_0101_0101_0101
             let high: UInt64 = 0x8080_8080_8080_8080
@@ -633,15 +659,26 @@ private struct TapeParser {
             let special =
                 ((quotes &- ones) & ~quotes) | ((slashes &- ones) & ~slashes) | (word &- ones &* 0x20) | word
             if special & high != 0 {
-                index += (special & high).littleEndian.trailingZeroBitCount >> 3
-                break
+                return index &+ (special & high).littleEndian.trailingZeroBitCount >> 3
             }
-            index += 8
+            index &+= 8
         }
+        return index
+    }
+
+    /// A string at its opening quote; leaves `position` after the closing quote.
+    mutating func parseString() -> Bool {
+        let start = position + 1
+        var flags: UInt8 = 0
+        var index = skipPlain(from: start)
         while true {
             guard index < count else { return false }
             let byte = base[index]
             if byte == quote { break }
+            if byte < 0x80 && byte >= 0x20 && byte != backslash {
+                index += 1
+                continue
+            }
             if byte == backslash {
                 flags |= JSONTape.Flags.escaped
                 guard let after = escape(at: index) else { return false }
@@ -649,13 +686,13 @@ private struct TapeParser {
                 index = after.index
             } else if byte < 0x20 {
                 return false
-            } else if byte < 0x80 {
-                index += 1
             } else {
                 flags |= JSONTape.Flags.nonASCII
                 guard let after = validateUTF8Sequence(at: index) else { return false }
                 index = after
             }
+            // Back to the fast scan after an escape or a multi-byte sequence.
+            index = skipPlain(from: index)
         }
         append(kind: .string, flags: flags, offset: start, length: index - start)
         position = index + 1
@@ -754,7 +791,7 @@ private struct TapeParser {
                 for first in 0..<second {
                     let a = entries[keys[first]]
                     guard a.length == b.length else { continue }
-                    if a.length == 0 || memcmp(base + Int(a.offset), base + Int(b.offset), Int(a.length)) == 0 {
+                    if JSONTape.sameBytes(base + Int(a.offset), base + Int(b.offset), Int(a.length)) {
                         return false
                     }
                 }

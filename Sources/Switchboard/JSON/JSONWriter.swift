@@ -184,6 +184,67 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Writes an object key known when the program is compiled to need no escaping
+    /// (plain ASCII letters, digits, `_`, `-`), and its colon: the bytes are copied as
+    /// they are, without the scan of ``key(literal:)``. A key with anything else takes
+    /// the escaping path, so the output is the same either way.
+    /// - Parameter key: the key.
+    package mutating func key(plain key: StaticString) {
+        guard key.hasPointerRepresentation, key.isASCII else {
+            self.key(literal: key)
+            return
+        }
+        let count = key.utf8CodeUnitCount
+        let target = reserve(count &+ 4)
+        var written = 0
+        if needsComma {
+            target[0] = UInt8(ascii: ",")
+            written = 1
+        }
+        target[written] = UInt8(ascii: "\"")
+        (target + (written &+ 1)).initialize(from: key.utf8Start, count: count)
+        written &+= count &+ 1
+        target[written] = UInt8(ascii: "\"")
+        target[written &+ 1] = UInt8(ascii: ":")
+        storage.count &+= written &+ 2
+        needsComma = false
+        assert(JSONWriter.isPlain(key), "key(plain:) given a key that needs escaping")
+    }
+
+    /// Writes a string value known when the program is compiled to need no escaping
+    /// (plain ASCII letters, digits, `_`, `-`), copied as it is. See ``key(plain:)``.
+    /// - Parameter value: the string.
+    package mutating func write(plain value: StaticString) {
+        guard value.hasPointerRepresentation, value.isASCII else {
+            write(value.description)
+            return
+        }
+        let count = value.utf8CodeUnitCount
+        let target = reserve(count &+ 3)
+        var written = 0
+        if needsComma {
+            target[0] = UInt8(ascii: ",")
+            written = 1
+        }
+        target[written] = UInt8(ascii: "\"")
+        (target + (written &+ 1)).initialize(from: value.utf8Start, count: count)
+        written &+= count &+ 1
+        target[written] = UInt8(ascii: "\"")
+        storage.count &+= written &+ 1
+        needsComma = true
+        assert(JSONWriter.isPlain(value), "write(plain:) given a string that needs escaping")
+    }
+
+    /// Whether every byte of `key` is a letter, digit, `_` or `-`.
+    static func isPlain(_ key: StaticString) -> Bool {
+        key.withUTF8Buffer { bytes in
+            bytes.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
+                    || byte == 0x2D
+            }
+        }
+    }
+
     /// Closes the innermost object: `}`.
     public mutating func endObject() {
         append(UInt8(ascii: "}"))

@@ -19,6 +19,18 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
     /// The raw value.
     public var description: String { rawValue }
 
+    /// The raw value as a literal (written without a scan for escapes).
+    var literal: StaticString {
+        switch self {
+        case .handled: return "handled"
+        case .replied: return "replied"
+        case .failed: return "failed"
+        case .invalid: return "invalid"
+        case .unhandled: return "unhandled"
+        case .malformed: return "malformed"
+        }
+    }
+
     /// The index of this kind in `allCases`.
     var position: Int {
         switch self {
@@ -91,41 +103,42 @@ public struct WireOutcome: Sendable, Hashable {
 
     /// Writes the outcome as one JSON object and a newline.
     public func write(to writer: inout JSONWriter) {
+        // Keys and the outcome are plain literals: copied without scanning them for escapes.
         writer.beginObject()
-        writer.key(literal: "line")
+        writer.key(plain: "line")
         writer.write(line)
         if let source {
-            writer.key(literal: "source")
+            writer.key(plain: "source")
             writer.write(source)
         }
         switch id {
         case .string(let string)?:
-            writer.key(literal: "id")
+            writer.key(plain: "id")
             writer.write(string)
         case .number(let number)?:
-            writer.key(literal: "id")
+            writer.key(plain: "id")
             writer.write(number)
         case nil:
             break
         }
         if let name {
-            writer.key(literal: "name")
+            writer.key(plain: "name")
             writer.write(name)
         }
-        writer.key(literal: "outcome")
-        writer.write(kind.rawValue)
+        writer.key(plain: "outcome")
+        writer.write(plain: kind.literal)
         if let replyJSON {
-            writer.key(literal: "reply")
+            writer.key(plain: "reply")
             writer.writeRaw(replyJSON)
         }
         if let error {
-            writer.key(literal: "error")
+            writer.key(plain: "error")
             writer.beginObject()
             if let path = error.path {
-                writer.key(literal: "path")
+                writer.key(plain: "path")
                 writer.write(path)
             }
-            writer.key(literal: "message")
+            writer.key(plain: "message")
             writer.write(error.message)
             writer.endObject()
         }

@@ -37,8 +37,10 @@ public struct WireSession: Sendable {
     public let options: Options
     /// The counts so far.
     public private(set) var summary = WireSummary()
-    /// One waiter for the session: messages are processed one at a time.
-    private let waiter = ReplyWaiter()
+    /// The waiter of the message being processed, reused from message to message while
+    /// each message's reply handler has run by the time the message is done (the usual
+    /// case); replaced when one has not, so a late reply lands in the old one, unread.
+    private var waiter = ReplyWaiter()
     /// The channels seen so far, by their names' bytes.
     private var channels = WireChannelCache()
     /// Where replies are encoded, reused from message to message.
@@ -105,10 +107,12 @@ public struct WireSession: Sendable {
     private mutating func process(
         channel: Channel, body: MessageBody, id: WireID?, line: Int, source: String?
     ) -> WireOutcome {
-        let generation = waiter.begin()
         let waiter = self.waiter
+        defer {
+            if !waiter.finish() { self.waiter = ReplyWaiter() }
+        }
         let message = Message(channel: channel, body: body, id: id?.text)
-        let outcome = router.receive(message) { result in waiter.resolve(result, generation: generation) }
+        let outcome = router.receive(message, replyHandler: waiter.handler)
         // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
         var kind = WireOutcomeKind.handled
         var replyJSON: [UInt8]?
@@ -120,7 +124,7 @@ public struct WireSession: Sendable {
             (kind, replyJSON, error) = encode(value)
         case .awaitingReply:
             let limit = router.options.defaultDeadline + options.replyGrace
-            switch waiter.wait(upTo: limit, generation: generation) {
+            switch waiter.wait(upTo: limit) {
             case .success(let value)?:
                 (kind, replyJSON, error) = encode(value)
             case .failure(let failure)?:
@@ -138,7 +142,7 @@ public struct WireSession: Sendable {
         case .failed(let failure):
             kind = .failed
             // The reply handler was resolved with the same failure, with its kind (dropped, …).
-            if case .failure(let requestFailure)? = waiter.result(generation: generation) {
+            if case .failure(let requestFailure)? = waiter.result() {
                 error = WireError(message: WireSession.message(for: requestFailure))
             } else {
                 error = WireError(message: failure.message)
@@ -195,56 +199,66 @@ public struct WireSession: Sendable {
     }
 }
 
-/// Waits for the reply of the message being processed. One per session, reused:
-/// each message gets a generation number, and a resolution for an earlier
-/// generation (a reply that came after its wait gave up) is ignored.
+/// Waits for the reply of the message being processed. A session reuses one
+/// while every message's reply handler has run before the message is done (a
+/// reply handler runs once at most), and starts a new one when a message's has
+/// not, so a reply that comes after its wait gave up is never read as the reply
+/// of a later message.
 final class ReplyWaiter: Sendable {
     private struct State {
-        var generation: UInt64 = 0
         var result: Result<ReplyValue, RequestFailure>?
+        /// Whether `result` is set (a `Bool` is cheaper to test than the optional result).
+        var resolved = false
         var waiting = false
     }
 
     private let semaphore = DispatchSemaphore(value: 0)
     private let state = Locked(State())
 
-    /// Starts a new message; returns its generation.
-    func begin() -> UInt64 {
-        state.withLock { state in
-            state.generation &+= 1
-            state.result = nil
-            state.waiting = false
-            return state.generation
-        }
+    /// The reply handler to give the router: records the reply here. Made once per
+    /// waiter (a closure capturing only the waiter needs no context of its own).
+    var handler: @Sendable (Result<ReplyValue, RequestFailure>) -> Void {
+        { [self] result in resolve(result) }
     }
 
-    /// Records the reply of `generation` (the first one only); wakes the waiter if there is one.
-    func resolve(_ value: Result<ReplyValue, RequestFailure>, generation: UInt64) {
+    /// Records the reply (the first one only); wakes the waiter if there is one.
+    func resolve(_ value: Result<ReplyValue, RequestFailure>) {
         let wake = state.withLock { state -> Bool in
-            guard state.generation == generation, state.result == nil else { return false }
+            guard !state.resolved else { return false }
             state.result = value
+            state.resolved = true
             return state.waiting
         }
         if wake { semaphore.signal() }
     }
 
-    /// The reply of `generation`, if it has come.
-    func result(generation: UInt64) -> Result<ReplyValue, RequestFailure>? {
-        state.withLock { $0.generation == generation ? $0.result : nil }
+    /// The reply, if it has come.
+    func result() -> Result<ReplyValue, RequestFailure>? {
+        state.withLock { $0.result }
     }
 
-    /// Waits up to `limit` for the reply of `generation`; `nil` if none came.
-    func wait(upTo limit: Duration, generation: UInt64) -> Result<ReplyValue, RequestFailure>? {
+    /// Ends the message: whether its reply came (then the waiter is emptied for
+    /// the next message; otherwise it must not be used again).
+    func finish() -> Bool {
+        state.withLock { state in
+            guard state.resolved else { return false }
+            state.result = nil
+            state.resolved = false
+            return true
+        }
+    }
+
+    /// Waits up to `limit` for the reply; `nil` if none came.
+    func wait(upTo limit: Duration) -> Result<ReplyValue, RequestFailure>? {
         let ready = state.withLock { state -> Result<ReplyValue, RequestFailure>? in
-            guard state.generation == generation else { return nil }
-            if state.result == nil { state.waiting = true }
+            if !state.resolved { state.waiting = true }
             return state.result
         }
         if let ready { return ready }
         let timedOut = semaphore.wait(timeout: .now() + .nanoseconds(limit.nanosecondsClamped)) == .timedOut
         let result = state.withLock { state -> Result<ReplyValue, RequestFailure>? in
             state.waiting = false
-            return state.generation == generation ? state.result : nil
+            return state.result
         }
         // A reply that raced the time-out has signalled (or is about to): consume it.
         if timedOut && result != nil { semaphore.wait() }

@@ -9,59 +9,59 @@ extension ProductCartOffer: JSONWritable {
     /// Writes the offer as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key(literal: "offerId")
+        writer.key(plain: "offerId")
         writer.write(offerId)
         if let groupId {
-            writer.key(literal: "groupId")
+            writer.key(plain: "groupId")
             writer.write(groupId)
         }
         if let name {
-            writer.key(literal: "name")
+            writer.key(plain: "name")
             writer.write(name)
         }
         if let description {
-            writer.key(literal: "description")
+            writer.key(plain: "description")
             writer.write(description)
         }
         if let url {
-            writer.key(literal: "url")
+            writer.key(plain: "url")
             writer.write(url)
         }
         if let coverUrl {
-            writer.key(literal: "coverUrl")
+            writer.key(plain: "coverUrl")
             writer.write(coverUrl)
         }
-        writer.key(literal: "imageUrls")
+        writer.key(plain: "imageUrls")
         writer.beginArray()
         for imageUrl in imageUrls { writer.write(imageUrl) }
         writer.endArray()
         if let currency {
-            writer.key(literal: "currency")
+            writer.key(plain: "currency")
             writer.write(currency)
         }
         if let price {
-            writer.key(literal: "price")
+            writer.key(plain: "price")
             writer.write(price)
         }
         if let oldPrice {
-            writer.key(literal: "oldPrice")
+            writer.key(plain: "oldPrice")
             writer.write(oldPrice)
         }
         if let adult {
-            writer.key(literal: "adult")
+            writer.key(plain: "adult")
             writer.write(adult)
         }
-        writer.key(literal: "availability")
+        writer.key(plain: "availability")
         writer.write(availability)
         if let size {
-            writer.key(literal: "size")
+            writer.key(plain: "size")
             writer.write(size)
         }
         if let color {
-            writer.key(literal: "color")
+            writer.key(plain: "color")
             writer.write(color)
         }
-        writer.key(literal: "quantity")
+        writer.key(plain: "quantity")
         writer.write(quantity)
         writer.endObject()
     }
@@ -71,7 +71,7 @@ extension ProductCart: JSONWritable {
     /// Writes the cart as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key(literal: "offers")
+        writer.key(plain: "offers")
         writer.beginArray()
         // The offers' text as the cart wrote it (with the writer's default escaping), else each offer.
         if let offersJSON, offersJSON.count == offers.count, writer.escapesLineSeparators {
@@ -80,13 +80,13 @@ extension ProductCart: JSONWritable {
             for index in offers.indices { offers[index].writeJSON(to: &writer) }
         }
         writer.endArray()
-        writer.key(literal: "price")
+        writer.key(plain: "price")
         writer.write(price)
         if let oldPrice {
-            writer.key(literal: "oldPrice")
+            writer.key(plain: "oldPrice")
             writer.write(oldPrice)
         }
-        writer.key(literal: "priceCurrency")
+        writer.key(plain: "priceCurrency")
         writer.write(priceCurrency)
         writer.endObject()
     }
@@ -96,14 +96,14 @@ extension WishlistEntryID: JSONWritable {
     /// Writes the identifier as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key(literal: "productId")
+        writer.key(plain: "productId")
         writer.write(productId)
         if let listingId {
-            writer.key(literal: "listingId")
+            writer.key(plain: "listingId")
             writer.write(listingId)
         }
         if let variantId {
-            writer.key(literal: "variantId")
+            writer.key(plain: "variantId")
             writer.write(variantId)
         }
         writer.endObject()
@@ -114,18 +114,18 @@ extension WishlistEntry: JSONWritable {
     /// Writes the entry as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key(literal: "id")
+        writer.key(plain: "id")
         id.writeJSON(to: &writer)
         if let title {
-            writer.key(literal: "title")
+            writer.key(plain: "title")
             writer.write(title)
         }
         if let price {
-            writer.key(literal: "price")
+            writer.key(plain: "price")
             writer.write(price)
         }
         if let customData {
-            writer.key(literal: "customData")
+            writer.key(plain: "customData")
             writer.write(customData)
         }
         writer.endObject()
@@ -136,7 +136,7 @@ extension WishlistState: JSONWritable {
     /// Writes the state as its `Encodable` conformance encodes it.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key(literal: "entries")
+        writer.key(plain: "entries")
         writer.beginArray()
         // The entries' text as the wishlist wrote it (with the writer's default escaping), else each entry.
         if let entriesJSON, entriesJSON.count == entries.count, writer.escapesLineSeparators {

@@ -81,6 +81,35 @@ struct NaNRequest: Request {
         stuck.cancel()
     }
 
+    /// A reply that comes after the session stopped waiting for it (the responder's own
+    /// deadline is longer than the session's wait) is not taken for the reply of the
+    /// message being processed when it comes.
+    @Test func aReplyAfterItsWaitGaveUpIsNotALaterMessagesReply() async throws {
+        // The session waits 500 + 10 ms for the first reply and gives up. The second request's
+        // responder sends the first reply (late), then its own, 10 ms later.
+        let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(500)))
+        let held = Locked2<[Reply<[String: Int]>]>([])
+        let slow = try router.respond(to: SlowRequest.self, deadline: .seconds(60)) { _, reply in
+            held.mutate { $0.append(reply) }
+        }
+        let late = try router.respond(to: NaNRequest.self) { _, reply in
+            held.mutate { $0.first?.succeed(["n": 1]) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reply.succeed(2) }
+        }
+        let result = try await onDispatchThread {
+            var session = WireSession(router: router, options: WireSession.Options(replyGrace: .milliseconds(10)))
+            var collector = WireOutcomeCollector()
+            let ndjson = #"{"name":"slowRequest"}"# + "\n" + #"{"name":"nanRequest"}"# + "\n"
+            try WirePipeline().run([.bytes(Array(ndjson.utf8))], session: &session, into: &collector)
+            return collector
+        }
+        #expect(result.outcomes.map(\.kind) == [.failed, .replied])
+        #expect(result.outcomes.first?.error?.message.hasPrefix("timed out: ") == true)
+        #expect(result.outcomes.last?.replyJSON == Array("2".utf8))
+        slow.cancel()
+        late.cancel()
+    }
+
     @Test func aReplyThatCannotBeEncodedFails() async throws {
         let router = Router()
         let nan = try router.respond(to: NaNRequest.self) { _, reply in reply.succeed(.nan) }

@@ -182,4 +182,28 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
             #expect(first.bytes == second.bytes)
         }
     }
+
+    @Test func plainKeysAndStringsWriteWhatTheEscapingPathsWrite() {
+        func both(_ body: (inout JSONWriter, Bool) -> Void) -> (String, String) {
+            (text { body(&$0, true) }, text { body(&$0, false) })
+        }
+        let (plain, escaping) = both { writer, plain in
+            writer.beginObject()
+            for _ in 0..<2 {
+                if plain { writer.key(plain: "outcome") } else { writer.key(literal: "outcome") }
+                if plain { writer.write(plain: "handled") } else { writer.write("handled") }
+                if plain { writer.key(plain: "price_Currency-2") } else { writer.key(literal: "price_Currency-2") }
+                writer.beginArray()
+                if plain { writer.write(plain: "a") } else { writer.write("a") }
+                if plain { writer.write(plain: "") } else { writer.write("") }
+                writer.endArray()
+            }
+            writer.endObject()
+        }
+        #expect(plain == escaping)
+        #expect(plain == #"{"outcome":"handled","price_Currency-2":["a",""],"outcome":"handled","price_Currency-2":["a",""]}"#)
+        #expect(JSONWriter.isPlain("lineId_2-x"))
+        #expect(!JSONWriter.isPlain("a\"b"))
+        #expect(!JSONWriter.isPlain("é"))
+    }
 }
