@@ -108,9 +108,6 @@ public struct WireSession: Sendable {
         channel: Channel, body: MessageBody, id: WireID?, line: Int, source: String?
     ) -> WireOutcome {
         let waiter = self.waiter
-        defer {
-            if !waiter.finish() { self.waiter = ReplyWaiter() }
-        }
         let message = Message(channel: channel, body: body, id: id?.text)
         let outcome = router.receive(message, replyHandler: waiter.handler)
         // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
@@ -155,6 +152,7 @@ public struct WireSession: Sendable {
             error = WireError(message: "stopped by middleware: \(reason)")
         }
         summary.record(kind)
+        if !waiter.finish() { self.waiter = ReplyWaiter() }
         return WireOutcome(
             line: line, source: source, id: id, name: channel.name, kind: kind, replyJSON: replyJSON, error: error)
     }

@@ -61,17 +61,28 @@ public final class Cart: Sendable {
     ///   ``CartError/lineQuantityOverflow(lineId:)`` when the quantities would overflow.
     @discardableResult
     public func add(_ line: AddCartLine) throws(CartError) -> CartLine {
+        try add(line, returning: { $0 })
+    }
+
+    /// Adds a line (``add(_:)``) without copying it out: what the `addCartLine` handler calls.
+    func addDiscardingLine(_ line: AddCartLine) throws(CartError) {
+        try add(line, returning: { _ in () })
+    }
+
+    /// Adds a line; `result` reads what to return from the line as it is now, under the lock.
+    private func add<T>(_ line: AddCartLine, returning result: (borrowing CartLine) -> T) throws(CartError) -> T {
         guard line.quantity >= 1 else {
             throw .invalidLineQuantity(merchandiseId: line.merchandiseId, quantity: line.quantity)
         }
-        let result = state.withLock { state -> Result<CartLine, CartError> in
-            if let index = state.lines.firstIndex(where: {
-                $0.merchandiseId == line.merchandiseId && $0.attributes == line.attributes
+        let outcome = state.withLock { state -> Result<T, CartError> in
+            // Indices, not `firstIndex(where:)`, which hands its predicate a copy of each line.
+            if let index = state.lines.indices.first(where: {
+                state.lines[$0].merchandiseId == line.merchandiseId && state.lines[$0].attributes == line.attributes
             }) {
                 let (sum, overflow) = state.lines[index].quantity.addingReportingOverflow(line.quantity)
                 guard !overflow else { return .failure(.lineQuantityOverflow(lineId: state.lines[index].lineId)) }
                 state.lines[index].quantity = sum
-                return .success(state.lines[index])
+                return .success(result(state.lines[index]))
             }
             let created = CartLine(
                 lineId: "gid://shopify/CartLine/\(state.nextLine)",
@@ -81,10 +92,11 @@ public final class Cart: Sendable {
                 attributes: line.attributes
             )
             state.nextLine += 1
+            let value = result(created)
             state.lines.append(created)
-            return .success(created)
+            return .success(value)
         }
-        return try result.get()
+        return try outcome.get()
     }
 
     /// Removes the line with ID `id`.
@@ -93,7 +105,7 @@ public final class Cart: Sendable {
     @discardableResult
     public func removeLine(id: String) throws(CartError) -> CartLine {
         let removed = state.withLock { state -> CartLine? in
-            guard let index = state.lines.firstIndex(where: { $0.lineId == id }) else { return nil }
+            guard let index = state.lines.indices.first(where: { state.lines[$0].lineId == id }) else { return nil }
             return state.lines.remove(at: index)
         }
         guard let removed else { throw .unknownLine(lineId: id) }
@@ -135,7 +147,7 @@ public final class Cart: Sendable {
                 case removeLast
             }
             let undo: Undo
-            if let index = offers.firstIndex(where: { $0.offerId == offer.offerId }) {
+            if let index = offers.indices.first(where: { offers[$0].offerId == offer.offerId }) {
                 if offer.quantity == 0 {
                     undo = .reinsert(offers.remove(at: index), offersJSON.remove(at: index), at: index)
                 } else {

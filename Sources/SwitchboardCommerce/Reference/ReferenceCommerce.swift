@@ -97,7 +97,7 @@ public final class ReferenceCommerce: Sendable {
         case SDKReady.channel:
             return router.on(SDKReady.self) { [counters] _, _ in counters.withLock { $0.sdkReady += 1 } }
         case AddCartLine.channel:
-            return router.on(AddCartLine.self) { line, _ in try cart.add(line) }
+            return router.on(AddCartLine.self) { line, _ in try cart.addDiscardingLine(line) }
         case RemoveCartLine.channel:
             return router.on(RemoveCartLine.self) { line, _ in try cart.removeLine(id: line.lineId) }
         case ProductCartUpdate.channel:

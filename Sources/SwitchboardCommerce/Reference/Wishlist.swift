@@ -42,7 +42,7 @@ public final class Wishlist: Sendable {
 
     /// Whether the entry with `id` is on the wishlist.
     public func contains(_ id: WishlistEntryID) -> Bool {
-        state.withLock { $0.entries.contains { $0.id == id } }
+        state.withLock { state in state.entries.indices.contains { state.entries[$0].id == id } }
     }
 
     /// Applies an update.
@@ -50,7 +50,8 @@ public final class Wishlist: Sendable {
     @discardableResult
     public func apply(_ update: WishlistEntryUpdate) -> WishlistState {
         let entries = state.withLock { state -> [WishlistEntry] in
-            let index = state.entries.firstIndex { $0.id == update.id }
+            // Indices, not `firstIndex(where:)`, which hands its predicate a copy of each entry.
+            let index = state.entries.indices.first { state.entries[$0].id == update.id }
             if update.isWishlisted {
                 let entry = WishlistEntry(
                     id: update.id, title: update.title, price: update.price, customData: update.customData)
