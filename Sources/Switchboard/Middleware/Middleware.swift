@@ -1,3 +1,5 @@
+import Foundation
+
 /// A step every message passes through before (and after) delivery.
 ///
 /// ```
@@ -74,35 +76,57 @@ public struct MiddlewareNext: Sendable {
 
 /// One message's trip through a snapshot of the middleware list.
 ///
-/// One object per message (only when middleware is registered): it carries the
-/// caller's reply and the route read for the message's channel (with the chain),
-/// so delivery after the chain needs no second lock round trip.
+/// One object per message with middleware (reused: each thread keeps its last
+/// finished run for its next message): it carries the caller's reply and the
+/// route read for the message's channel (with the chain), so delivery after the
+/// chain needs no second lock round trip.
 final class ChainRun: @unchecked Sendable {
-    // `@unchecked`: every stored property is immutable except `lastStop`, read and
-    // written only inside `ChainRun.stopLock`, and `held`, written once by the
-    // dispatching thread and never read.
+    // `@unchecked`: the stored properties change only in `start` and `finish`, while
+    // the dispatching thread holds the only reference (checked), and `lastStop`,
+    // read and written only inside `ChainRun.stopLock`; `held` is never read.
     /// The router and the route, not retained: the dispatching frame holds both until
-    /// the chain has run, then ``hold(_:_:)`` makes a run that outlives it hold them.
-    private let router: Unmanaged<Router>
-    private let route: Unmanaged<Router.Route>
+    /// the chain has run, then ``finish(_:router:route:)`` makes a run that outlives it hold them.
+    private var router: Unmanaged<Router>
+    private var route: Unmanaged<Router.Route>
     private var held: (Router, Router.Route)?
-    let reply: OnceReply?
-    let routedChannel: Channel
+    private(set) var reply: OnceReply?
+    private(set) var routedChannel: Channel
     private var lastStop: (depth: Int, reason: String)?
 
     /// Guards `lastStop` of every run; taken only when a middleware returns `.stopped`.
     private static let stopLock = Locked(())
 
-    init(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) {
+    private init(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) {
         self.router = Unmanaged.passUnretained(router)
         self.reply = reply
         self.routedChannel = channel
         self.route = Unmanaged.passUnretained(route)
     }
 
-    /// Holds the router and the route: called when a `next` outlived the message's dispatch.
-    func hold(_ router: Router, _ route: Router.Route) {
-        held = (router, route)
+    /// A run of `route`'s chain: the calling thread's spare run if it has one, else a new one.
+    /// The caller holds `router` and `route` until ``finish(_:router:route:)``.
+    static func start(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) -> ChainRun {
+        guard let spare = SpareChainRun.take() else {
+            return ChainRun(router: router, reply: reply, channel: channel, route: route)
+        }
+        spare.router = Unmanaged.passUnretained(router)
+        spare.route = Unmanaged.passUnretained(route)
+        spare.reply = reply
+        spare.routedChannel = channel
+        return spare
+    }
+
+    /// Ends a run after its chain has run. A run nobody else holds is kept for the
+    /// thread's next message; one that a middleware kept a `next` of holds the router
+    /// and the route from now on, so that `next` stays safe to call.
+    static func finish(_ run: inout ChainRun, router: Router, route: Router.Route) {
+        guard isKnownUniquelyReferenced(&run) else {
+            run.held = (router, route)
+            return
+        }
+        run.reply = nil
+        run.lastStop = nil
+        SpareChainRun.keep(run)
     }
 
     func run(_ message: Message, from index: Int) -> Outcome {
@@ -161,5 +185,36 @@ final class MiddlewareEntry: Sendable {
         } else {
             handle = { message, next in middleware.handle(message, next: next) }
         }
+    }
+}
+
+/// Each thread's spare ``ChainRun``, so a message through middleware allocates none.
+private enum SpareChainRun {
+    /// The thread-specific slot; `nil` if the system had no key to give.
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        // On thread exit, the spare run is released.
+        #if canImport(Darwin)
+            let created = pthread_key_create(&key) { Unmanaged<ChainRun>.fromOpaque($0).release() }
+        #else
+            let created = pthread_key_create(&key) { pointer in
+                guard let pointer else { return }
+                Unmanaged<ChainRun>.fromOpaque(pointer).release()
+            }
+        #endif
+        return created == 0 ? key : nil
+    }()
+
+    /// Takes the calling thread's spare run, if it has one.
+    static func take() -> ChainRun? {
+        guard let key, let pointer = pthread_getspecific(key) else { return nil }
+        pthread_setspecific(key, nil)
+        return Unmanaged<ChainRun>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// Keeps `run` as the calling thread's spare run, unless it has one.
+    static func keep(_ run: consuming ChainRun) {
+        guard let key, pthread_getspecific(key) == nil else { return }
+        pthread_setspecific(key, Unmanaged.passRetained(run).toOpaque())
     }
 }

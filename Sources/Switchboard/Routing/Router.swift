@@ -672,12 +672,11 @@ public final class Router: Sendable {
         if route.middleware.isEmpty {
             return deliver(message, on: route, reply: reply)
         }
-        let run = ChainRun(router: self, reply: reply, channel: message.channel, route: route)
+        // The run refers to this router and the route without holding them (this frame does).
+        let run = ChainRun.start(router: self, reply: reply, channel: message.channel, route: route)
         let outcome = run.run(message, from: 0)
-        // The run refers to this router and the route without holding them (this frame
-        // does); a `next` kept beyond the message makes it hold them from now on.
         var finished = consume run
-        if !isKnownUniquelyReferenced(&finished) { finished.hold(self, route) }
+        ChainRun.finish(&finished, router: self, route: route)
         // Every delivery path resolves or claims the reply; one left unclaimed was stopped by middleware.
         if let reply { reply.resolveIfUnclaimed { Router.stoppedResult(of: outcome, on: message.channel) } }
         return outcome

@@ -61,6 +61,55 @@ private struct Tracing: MessageMiddleware {
         withExtendedLifetime((outer, gate, handler, observer)) {}
     }
 
+    @Test func eachMessagesStopIsReportedByTheMiddlewareThatStoppedIt() {
+        // The first message is stopped by the gate and let through by the outer
+        // middleware; the second is stopped by the outer middleware itself, with the
+        // same reason. Both stops are reported, each naming its own middleware.
+        let router = Router()
+        let (diagnostics, observer) = router.recordDiagnostics()
+        let outer = router.use(Middleware { message, next in
+            if message.channel == "ping" {
+                _ = next(message)
+                return .handled(count: 0)
+            }
+            return .stopped(reason: "paused")
+        }, name: "outer")
+        let gate = router.use(Middleware { _, _ in .stopped(reason: "paused") }, name: "gate")
+        _ = router.receive(name: "ping", body: ["count": 1])
+        _ = router.receive(name: "pong", body: nil)
+        let names = diagnostics.all.compactMap { diagnostic -> String? in
+            guard case .stopped(_, let name, _) = diagnostic else { return nil }
+            return name
+        }
+        #expect(names == ["gate", "outer"])
+        withExtendedLifetime((observer, outer, gate)) {}
+    }
+
+    @Test func aMiddlewareCanSendAnotherMessageThroughTheSameRouterFromInsideTheChain() {
+        let router = Router()
+        let log = RouterRecorder<String>()
+        let relay = router.use(Middleware { message, next in
+            log.append("> \(message.channel)")
+            if message.channel == "ping" {
+                let inner = router.receive(name: "pong", body: nil)
+                log.append("inner \(inner.kind)")
+            }
+            let outcome = next(message)
+            log.append("< \(message.channel) \(outcome.kind)")
+            return outcome
+        })
+        let handler = router.on(Ping.self) { ping in log.append("ping \(ping.count)") }
+        for count in 1...2 {
+            _ = router.receive(name: "ping", body: ["count": count])
+        }
+        #expect(
+            log.all == [
+                "> ping", "> pong", "< pong unhandled", "inner unhandled", "ping 1", "< ping handled",
+                "> ping", "> pong", "< pong unhandled", "inner unhandled", "ping 2", "< ping handled",
+            ])
+        withExtendedLifetime((relay, handler)) {}
+    }
+
     @Test func aMiddlewareCanStopWithAnyOutcomeSilently() {
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()
