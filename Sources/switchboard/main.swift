@@ -38,6 +38,8 @@ let usage = """
       --max-depth N         the deepest nesting of arrays and objects accepted
                             in a message (default 512, at most 4096)
       --reply-deadline S    seconds a request waits for its reply (default 10)
+      --no-read-ahead       read and parse lines on the routing thread (by default a
+                            second thread reads .ndjson input ahead)
       -q, --quiet           no summary on stderr
       -h, --help            show this help
       --version             show the version
@@ -64,6 +66,7 @@ struct Invocation {
     var maxDepth = 512
     var replyDeadline = Duration.seconds(10)
     var quiet = false
+    var readAhead = true
     var paths: [String] = []
 }
 
@@ -104,6 +107,8 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             invocation.command = .version
         case "-q", "--quiet":
             invocation.quiet = true
+        case "--no-read-ahead":
+            invocation.readAhead = false
         case "--only":
             let names = try value().split(separator: ",", omittingEmptySubsequences: false)
             var channels = invocation.only ?? []
@@ -249,7 +254,7 @@ func main() -> Int32 {
             writeStandardError("\rswitchboard: \(summary.total) messages…")
         } : nil
     do {
-        try WirePipeline().run(inputs, session: &session, into: &output, progress: progress)
+        try WirePipeline(readsAhead: invocation.readAhead).run(inputs, session: &session, into: &output, progress: progress)
     } catch {
         try? output.flush()
         if progressShown { writeStandardError("\r\u{1B}[K") }

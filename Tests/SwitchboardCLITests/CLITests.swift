@@ -26,6 +26,21 @@ extension CLIEndToEnd {
             #expect(piped.status == 0)
         }
 
+        @Test func readingAheadOrNotGivesTheSameOutput() async throws {
+            let fixtures = ["Fixtures/mixed/", "Fixtures/hostile/", "Fixtures/inappstory/"]
+            for path in fixtures {
+                let ahead = try await CLI.run(["--quiet", path])
+                let inline = try await CLI.run(["--quiet", "--no-read-ahead", path])
+                #expect(ahead.output == inline.output, "\(path)")
+                #expect(ahead.status == inline.status)
+                #expect(ahead.output.count > 1000)
+            }
+            let input = try Data(contentsOf: CLI.packageRoot.appendingPathComponent(mixed))
+            let piped = try await CLI.run(["--quiet"], stdin: input)
+            let pipedInline = try await CLI.run(["--quiet", "--no-read-ahead"], stdin: input)
+            #expect(piped.output == pipedInline.output)
+        }
+
         @Test func outputKeysComeInTheDocumentedOrder() async throws {
             let run = try await CLI.run(["--quiet", mixed])
             let line = try #require(run.outputLines.first { $0.contains(#""id":"m-1""#) })

@@ -12,12 +12,15 @@ import Darwin
 ///
 /// Only valid names are kept, and at most ``limit`` of them (hostile input with
 /// a new name on every line cannot make it grow).
-struct WireChannelCache {
+package struct WireChannelCache {
     /// The most names kept.
     static let limit = 64
 
     private var names: [[UInt8]] = []
     private var channels: [Channel] = []
+
+    /// An empty cache.
+    package init() {}
 
     /// The channel named by the (unescaped) UTF-8 bytes `name`, or `nil` if it is not cached.
     func channel(named name: UnsafeBufferPointer<UInt8>) -> Channel? {

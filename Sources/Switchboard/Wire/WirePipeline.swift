@@ -5,6 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
+import Foundation
 
 /// Runs wire inputs through a ``WireSession`` into a ``WireOutcomeSink``: the
 /// whole of what the `switchboard` CLI does between parsing its arguments and
@@ -19,7 +21,9 @@ import Darwin
 /// ```
 ///
 /// NDJSON inputs are read in chunks and split on `\n` as bytes, so memory stays
-/// flat however long the input; a `.json` document is read whole, up to
+/// flat however long the input; with ``readsAhead`` (the default), a second thread
+/// reads and parses the lines ahead (``WireSession/prepare(_:maxLineBytes:maxDepth:channels:)``)
+/// while the calling thread routes them in order, a bounded number of lines behind; a `.json` document is read whole, up to
 /// ``maxDocumentBytes``. A UTF-8 byte-order mark is stripped at the very start
 /// of each input, and only there.
 public struct WirePipeline: Sendable {
@@ -27,11 +31,17 @@ public struct WirePipeline: Sendable {
     public var maxDocumentBytes: Int
     /// How often (in messages) `progress` is called.
     public var progressInterval: Int
+    /// Whether NDJSON lines are read and parsed on a second thread, ahead of the calling
+    /// thread, which routes them in order and writes the outcomes (on by default). The
+    /// outcomes are the same either way; handlers, responders and the sink always run on
+    /// the calling thread.
+    public var readsAhead: Bool
 
     /// Creates a pipeline.
-    public init(maxDocumentBytes: Int = 64 << 20, progressInterval: Int = 8192) {
+    public init(maxDocumentBytes: Int = 64 << 20, progressInterval: Int = 8192, readsAhead: Bool = true) {
         self.maxDocumentBytes = maxDocumentBytes
         self.progressInterval = max(1, progressInterval)
+        self.readsAhead = readsAhead
     }
 
     /// Processes every input in order, emitting one outcome per message, then flushes the sink.
@@ -68,7 +78,7 @@ public struct WirePipeline: Sendable {
         try sink.flush()
     }
 
-    private func run<Source: WireByteSource, Sink: WireOutcomeSink>(
+    private func run<Source: WireByteSource & Sendable, Sink: WireOutcomeSink>(
         _ input: WireInput,
         from source: inout Source,
         session: inout WireSession,
@@ -76,6 +86,8 @@ public struct WirePipeline: Sendable {
         progress: ((WireSummary) -> Void)?
     ) throws(WireIOError) {
         switch input.format {
+        case .ndjson where readsAhead:
+            try runReadingAhead(input, from: source, session: &session, into: &sink, progress: progress)
         case .ndjson:
             let reader = WireLineReader(maxLineBytes: session.options.maxLineBytes)
             let interval = progressInterval
@@ -127,6 +139,45 @@ public struct WirePipeline: Sendable {
                 try sink.emit(session.malformed(.notAMessageDocument(found: value), line: 1, source: input.source))
             }
         }
+    }
+
+    /// The NDJSON case with ``readsAhead``: a reading thread splits and prepares lines
+    /// in batches; this thread processes them in order, then waits for that thread to end.
+    private func runReadingAhead<Source: WireByteSource & Sendable, Sink: WireOutcomeSink>(
+        _ input: WireInput,
+        from source: Source,
+        session: inout WireSession,
+        into sink: inout Sink,
+        progress: ((WireSummary) -> Void)?
+    ) throws(WireIOError) {
+        let queue = WireReadAhead()
+        let maxLineBytes = session.options.maxLineBytes
+        let maxDepth = session.options.reader.options.maxDepth
+        let reader = Thread {
+            queue.fill(from: source, maxLineBytes: maxLineBytes, maxDepth: maxDepth)
+        }
+        reader.stackSize = 1 << 20
+        reader.start()
+        let interval = progressInterval
+        do {
+            while let batch = try queue.next() {
+                for (number, line) in batch {
+                    guard let outcome = session.process(prepared: line, number: number, source: input.source) else {
+                        continue
+                    }
+                    try sink.emit(outcome)
+                    if let progress, session.summary.total % interval == 0 { progress(session.summary) }
+                }
+            }
+        } catch {
+            // The sink failed (or reading did): the reader stops at its next batch. It is waited
+            // for before the source goes away (the caller closes a file right after), except on
+            // stdin, which stays open and where a read may wait for input that never comes.
+            queue.cancel()
+            if case .standardInput = input.origin {} else { queue.waitUntilEnded() }
+            throw error
+        }
+        queue.waitUntilEnded()
     }
 
     /// Reads the whole source, or returns `nil` once it passes ``maxDocumentBytes``.

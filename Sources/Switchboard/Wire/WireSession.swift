@@ -76,6 +76,49 @@ public struct WireSession: Sendable {
         }
     }
 
+    /// What ``prepare(_:maxLineBytes:maxDepth:channels:)`` makes of one line, ready for
+    /// ``process(prepared:number:source:)``: the part of ``process(line:number:source:)``
+    /// that needs no session, so that another thread can do it ahead (``WirePipeline``).
+    package enum PreparedLine: Sendable {
+        /// Only JSON whitespace other than newlines: not a message.
+        case blank
+        /// Longer than the limit (its byte count).
+        case oversized(Int)
+        /// Read by the tape reader.
+        case message(WireTapeMessage)
+        /// Anything else: the line's bytes, for ``JSONReader``, which says what is wrong.
+        case other([UInt8])
+    }
+
+    /// Prepares one NDJSON line (without its newline) as ``process(line:number:source:)`` would read it.
+    package static func prepare(
+        _ line: UnsafeBufferPointer<UInt8>, maxLineBytes: Int, maxDepth: Int, channels: inout WireChannelCache
+    ) -> PreparedLine {
+        if isBlank(line) { return .blank }
+        if line.count > maxLineBytes { return .oversized(line.count) }
+        if let message = WireTapeMessage(line, maxDepth: maxDepth, channels: &channels) { return .message(message) }
+        return .other(Array(line))
+    }
+
+    /// Processes a line prepared by ``prepare(_:maxLineBytes:maxDepth:channels:)`` (with this
+    /// session's limits): the same outcome as ``process(line:number:source:)`` gives for it.
+    package mutating func process(prepared: PreparedLine, number: Int, source: String?) -> WireOutcome? {
+        switch prepared {
+        case .blank:
+            return nil
+        case .oversized(let count):
+            return malformed(.oversized(byteCount: count, limit: options.maxLineBytes), line: number, source: source)
+        case .message(let message):
+            return process(channel: message.channel, body: message.body, id: message.id, line: number, source: source)
+        case .other(let bytes):
+            let parsed = bytes.withUnsafeBufferPointer { WireMessage.parse($0, reader: options.reader) }
+            switch parsed {
+            case .success(let message): return process(message, line: number, source: source)
+            case .failure(let problem): return malformed(problem, line: number, source: source)
+            }
+        }
+    }
+
     /// Processes one NDJSON line given as an array of bytes. See ``process(line:number:source:)-(UnsafeBufferPointer<UInt8>,_,_)``.
     public mutating func process(line: [UInt8], number: Int, source: String?) -> WireOutcome? {
         line.withUnsafeBufferPointer { buffer in process(line: buffer, number: number, source: source) }

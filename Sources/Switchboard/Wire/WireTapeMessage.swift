@@ -5,7 +5,7 @@
 /// that is a valid channel name, and whose `id`, if any, is a string or a
 /// number. Everything else is `nil`, and the caller falls back to
 /// ``WireMessage/parse(_:reader:)``, which reports it exactly.
-struct WireTapeMessage {
+package struct WireTapeMessage: Sendable {
     let channel: Channel
     let body: MessageBody
     let id: WireID?

@@ -1,0 +1,116 @@
+import Foundation
+import Switchboard
+import SwitchboardCommerce
+import Testing
+
+/// Takes outcomes until it has `limit`, then fails to write.
+private struct FailingSink: WireOutcomeSink {
+    let limit: Int
+    var outcomes: [WireOutcome] = []
+    mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
+        guard outcomes.count < limit else { throw WireIOError(operation: "write", name: "test", code: 28) }
+        outcomes.append(outcome)
+    }
+    mutating func flush() throws(WireIOError) {}
+}
+
+@Suite struct WireReadAheadTests {
+    /// Mixed input across many batches: every outcome kind, blank and whitespace lines,
+    /// oversized lines, bytes that are not UTF-8, a byte-order mark at the start.
+    private func mixedInput() -> [UInt8] {
+        let lines = [
+            #"{"name":"addCartLine","id":1,"body":{"merchandiseId":"gid://shopify/ProductVariant/1","productId":"gid://shopify/Product/1","quantity":2,"attributes":{"a":"b"}}}"#,
+            #"{"name":"productCartUpdate","id":"u","body":{"offer":{"offerId":"sku-1","imageUrls":[],"price":"1.50","currency":"EUR","availability":1,"quantity":3}}}"#,
+            #"{"name":"productCartGetState","id":"g"}"#,
+            "",
+            "  \t\r",
+            #"{"name":"addCartLine","body":{"merchandiseId":7}}"#,
+            #"{"name":"nope"}"#,
+            #"{"name":"sdkReady",}"#,
+            #"{"name":"wishlistEntryUpdate","body":{"id":{"productId":"P"},"isWishlisted":true,"customData":{"k":[1,2.5,null]}}}"#,
+            #"{"name":"wishlistGetState","id":9}"#,
+            String(repeating: "x", count: 300),
+            #"{"name":"removeCartLine","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"m","productId":"p","quantity":1,"attributes":{}}}"#,
+            "[1,2]",
+        ]
+        var bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
+        for round in 0..<90 {
+            for line in lines {
+                bytes += Array(line.utf8)
+                bytes.append(0x0A)
+            }
+            bytes += [0x7B, 0xFF, 0xFE, 0x7D, 0x0A]  // not UTF-8
+            if round % 7 == 0 { bytes += Array(#"{"name":"sdkReady","id":"\ud800"}"#.utf8) + [0x0A] }
+        }
+        bytes += Array(#"{"name":"sdkReady"}"#.utf8)  // no final newline
+        return bytes
+    }
+
+    private func run(
+        _ input: [UInt8], readsAhead: Bool
+    ) throws -> (outcomes: [WireOutcome], summary: WireSummary, progress: [Int]) {
+        let router = Router()
+        let commerce = try router.installReferenceCommerce()
+        defer { withExtendedLifetime(commerce) {} }
+        var session = WireSession(router: router, options: WireSession.Options(maxLineBytes: 256))
+        var collector = WireOutcomeCollector()
+        var progress: [Int] = []
+        try WirePipeline(progressInterval: 100, readsAhead: readsAhead).run(
+            [.bytes(input, source: "mixed.ndjson"), .bytes(input)], session: &session, into: &collector,
+            progress: { progress.append($0.total) })
+        return (collector.outcomes, session.summary, progress)
+    }
+
+    @Test func readingAheadGivesTheOutcomesOfReadingInline() async throws {
+        let input = mixedInput()
+        let (ahead, inline) = try await onDispatchThread {
+            (try run(input, readsAhead: true), try run(input, readsAhead: false))
+        }
+        #expect(ahead.outcomes.count > 2 * 256 * 4, "more lines than the read-ahead holds at once")
+        #expect(ahead.outcomes == inline.outcomes)
+        #expect(ahead.summary.total == inline.summary.total)
+        #expect(ahead.summary.exitStatus == inline.summary.exitStatus)
+        #expect(ahead.progress == inline.progress)
+        #expect(Set(ahead.outcomes.map(\.kind)) == Set(WireOutcomeKind.allCases))
+    }
+
+    @Test func aSinkThatFailsStopsTheRunWithItsErrorAndTheReaderWithIt() async throws {
+        let input = mixedInput()
+        for readsAhead in [true, false] {
+            let result = try await onDispatchThread { () -> (Int, WireIOError?) in
+                let router = Router()
+                var session = WireSession(router: router)
+                var sink = FailingSink(limit: 300)
+                do {
+                    try WirePipeline(readsAhead: readsAhead).run([.bytes(input)], session: &session, into: &sink)
+                    return (sink.outcomes.count, nil)
+                } catch {
+                    return (sink.outcomes.count, error as? WireIOError)
+                }
+            }
+            #expect(result.0 == 300)
+            #expect(result.1?.code == 28)
+        }
+    }
+
+    @Test func aFileIsReadAheadToTheSameOutcomes() async throws {
+        let input = mixedInput()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID()).ndjson").path
+        try Data(input).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (fromFile, fromBytes) = try await onDispatchThread { () -> ([WireOutcome], [WireOutcome]) in
+            let router = Router()
+            var session = WireSession(router: router)
+            var file = WireOutcomeCollector()
+            try WirePipeline().run([try WireInput.file(path)], session: &session, into: &file)
+            let other = Router()
+            var bytesSession = WireSession(router: other)
+            var bytes = WireOutcomeCollector()
+            try WirePipeline(readsAhead: false).run(
+                [.bytes(input, source: path)], session: &bytesSession, into: &bytes)
+            return (file.outcomes, bytes.outcomes)
+        }
+        #expect(fromFile.count > 1000)
+        #expect(fromFile == fromBytes)
+    }
+}
