@@ -14,7 +14,8 @@ import Dispatch
 ///       └──────────────claimForResponder()──────────────────┘
 /// ```
 /// Any state may be resolved; once resolved, nothing runs the completion again.
-final class OnceReply: Sendable {
+final class OnceReply: @unchecked Sendable {
+    // `@unchecked`: the two `var`s are read and written only under this object's lock stripe.
     typealias Completion = @Sendable (Result<ReplyValue, RequestFailure>) -> Void
 
     enum Claim: Sendable {
@@ -26,50 +27,54 @@ final class OnceReply: Sendable {
         case responder
     }
 
-    private struct Inner {
-        var completion: Completion?
-        var claim = Claim.unclaimed
-    }
-
     /// The channel the message was sent on (for the failure given on release).
     let channel: Channel
-    private let inner: Locked<Inner>
+    // Guarded by `LockStripes` for this object. Stored here, not in a generic
+    // `Locked`: a closure kept in generic storage is re-wrapped (an allocation)
+    // every time it is taken out.
+    nonisolated(unsafe) private var completion: Completion?
+    nonisolated(unsafe) private var claim = Claim.unclaimed
 
     init(channel: Channel, _ completion: @escaping Completion) {
         self.channel = channel
-        inner = Locked(Inner(completion: completion))
+        self.completion = completion
     }
 
     deinit {
         // A safety net: a caller is never left waiting because every reference went away.
-        inner.withLock { $0.completion.take() }?(.failure(.dropped(channel)))
+        withLock { completion.take() }?(.failure(.dropped(channel)))
+    }
+
+    /// Runs `body` under this reply's lock (one of `LockStripes`: a reply takes no lock of its own).
+    private func withLock<R>(_ body: () -> R) -> R {
+        LockStripes.withLock(for: self, body)
     }
 
     /// Whether the completion has run.
-    var isResolved: Bool { inner.withLock { $0.completion == nil } }
+    var isResolved: Bool { withLock { completion == nil } }
 
     /// Hands the reply to a responder. Returns `false` (and changes nothing) when the
     /// reply is resolved already or a responder has it already: the request must not
     /// reach a responder again (a middleware called `next` twice, or late).
     func claimForResponder() -> Bool {
-        inner.withLock { inner in
-            guard inner.completion != nil, inner.claim != .responder else { return false }
-            inner.claim = .responder
+        withLock {
+            guard completion != nil, claim != .responder else { return false }
+            claim = .responder
             return true
         }
     }
 
     /// Marks that a buffer keeps the message.
     func markKept() {
-        inner.withLock { inner in
-            if inner.claim == .unclaimed { inner.claim = .kept }
+        withLock {
+            if claim == .unclaimed { claim = .kept }
         }
     }
 
     /// Runs the completion with `result` if it has not run yet; returns whether this call ran it.
     @discardableResult
     func resolve(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
-        guard let completion = inner.withLock({ $0.completion.take() }) else { return false }
+        guard let completion = withLock({ self.completion.take() }) else { return false }
         completion(result)
         return true
     }
@@ -78,9 +83,9 @@ final class OnceReply: Sendable {
     /// (the message was stopped before delivery). Returns whether it resolved.
     @discardableResult
     func resolveIfUnclaimed(_ result: () -> Result<ReplyValue, RequestFailure>) -> Bool {
-        let completion = inner.withLock { inner -> Completion? in
-            guard inner.claim == .unclaimed else { return nil }
-            return inner.completion.take()
+        let completion = withLock { () -> Completion? in
+            guard claim == .unclaimed else { return nil }
+            return self.completion.take()
         }
         guard let completion else { return false }
         completion(result())
@@ -93,9 +98,9 @@ final class OnceReply: Sendable {
     /// the caller resumes (as on every other path).
     @discardableResult
     func resolveUnlessAtResponder(_ result: Result<ReplyValue, RequestFailure>, announce: () -> Void = {}) -> Bool {
-        let completion = inner.withLock { inner -> Completion? in
-            guard inner.claim != .responder else { return nil }
-            return inner.completion.take()
+        let completion = withLock { () -> Completion? in
+            guard claim != .responder else { return nil }
+            return self.completion.take()
         }
         guard let completion else { return false }
         announce()

@@ -3,7 +3,8 @@ import Dispatch
 /// The storage that runs one ``ReplyStateMachine`` behind a lock and resolves
 /// the caller outside it. Shared by the ``Reply`` handle, the deadline timer
 /// and the router; the caller's completion runs exactly once.
-final class ReplyState: Sendable {
+final class ReplyState: @unchecked Sendable {
+    // `@unchecked`: `inner` is read and written only under this object's lock stripe.
     typealias Completion = @Sendable (Result<ReplyValue, RequestFailure>) -> Void
 
     private struct Inner {
@@ -16,29 +17,37 @@ final class ReplyState: Sendable {
     let channel: Channel
     private let fallback: ReplyValue?
     private let report: DiagnosticSink
-    private let inner: Locked<Inner>
+    // Guarded by `LockStripes` for this object (one per request: no lock of its own to
+    // set up), and not in a generic `Locked`, where a closure is re-wrapped (allocated)
+    // each time it is taken out.
+    nonisolated(unsafe) private var state: Inner
 
     init(channel: Channel, fallback: ReplyValue?, report: DiagnosticSink, completion: Completion?) {
         self.channel = channel
         self.fallback = fallback
         self.report = report
-        self.inner = Locked(Inner(completion: completion))
+        self.state = Inner(completion: completion)
+    }
+
+    /// Runs `body` with the state, under this object's lock stripe.
+    private func withLock<R>(_ body: (inout Inner) -> R) -> R {
+        LockStripes.withLock(for: self) { body(&state) }
     }
 
     /// Whether the caller has been resolved (replied, dropped or timed out).
     var isResolved: Bool {
-        inner.withLock { $0.machine.phase != .pending }
+        withLock { $0.machine.phase != .pending }
     }
 
     /// How the request was resolved, or `nil` while it is pending.
     var result: Result<ReplyValue, RequestFailure>? {
-        inner.withLock { $0.result }
+        withLock { $0.result }
     }
 
     /// Resolves the caller with a reply or a failure; returns whether this call won.
     @discardableResult
     func resolve(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
-        let (action, completion) = inner.withLock { inner -> (ReplyStateMachine.Action, Completion?) in
+        let (action, completion) = withLock { inner -> (ReplyStateMachine.Action, Completion?) in
             let action = inner.machine.reply()
             if action == .resolveCaller { inner.result = result }
             return (action, action == .resolveCaller ? inner.completion.take() : nil)
@@ -60,7 +69,7 @@ final class ReplyState: Sendable {
 
     /// The reply handle was released; resolves the caller with ``RequestFailure/dropped(_:)`` if still pending.
     func handleReleased() {
-        let completion = inner.withLock { inner -> Completion? in
+        let completion = withLock { inner -> Completion? in
             guard inner.machine.handleReleased() == .resolveCaller else { return nil }
             inner.result = .failure(.dropped(channel))
             return inner.completion.take()
@@ -73,7 +82,7 @@ final class ReplyState: Sendable {
     /// Sets what to do when the deadline passes (cancel the task of an `async` responder).
     /// Runs `action` at once if the deadline has passed already.
     func onDeadline(_ action: @escaping @Sendable () -> Void) {
-        let runNow = inner.withLock { inner -> Bool in
+        let runNow = withLock { inner -> Bool in
             guard inner.machine.phase != .timedOut else { return true }
             inner.onDeadline = action
             return false
@@ -83,7 +92,7 @@ final class ReplyState: Sendable {
 
     /// The deadline passed; resolves the caller with the fallback or ``RequestFailure/timedOut(_:after:)``.
     func deadlinePassed(after deadline: Duration) {
-        let (completion, action) = inner.withLock { inner -> (Completion?, (@Sendable () -> Void)?) in
+        let (completion, action) = withLock { inner -> (Completion?, (@Sendable () -> Void)?) in
             guard inner.machine.deadlinePassed() == .resolveCaller else { return (nil, nil) }
             inner.result = fallback.map { .success($0) } ?? .failure(.timedOut(channel, after: deadline))
             return (inner.completion.take(), inner.onDeadline.take())
