@@ -12,7 +12,7 @@ import Darwin
 ///
 /// Only valid names are kept, and at most ``limit`` of them (hostile input with
 /// a new name on every line cannot make it grow).
-package struct WireChannelCache {
+struct WireChannelCache {
     /// The most names kept.
     static let limit = 64
 
@@ -20,7 +20,7 @@ package struct WireChannelCache {
     private var channels: [Channel] = []
 
     /// An empty cache.
-    package init() {}
+    init() {}
 
     /// The channel named by the (unescaped) UTF-8 bytes `name`, or `nil` if it is not cached.
     func channel(named name: UnsafeBufferPointer<UInt8>) -> Channel? {

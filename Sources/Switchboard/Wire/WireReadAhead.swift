@@ -41,7 +41,6 @@ final class WireReadAhead: Sendable {
     /// The reading side: reads `source` to its end, preparing each line, then signals the end.
     func fill<Source: WireByteSource>(from source: Source, maxLineBytes: Int, maxDepth: Int) {
         var source = source
-        var channels = WireChannelCache()
         var batch: Batch = []
         batch.reserveCapacity(WireReadAhead.batchSize)
         var failure: WireIOError?
@@ -51,8 +50,7 @@ final class WireReadAhead: Sendable {
                 (number, line) throws(Cancelled) in
                 switch line {
                 case .bytes(let bytes):
-                    let prepared = WireSession.prepare(
-                        bytes, maxLineBytes: maxLineBytes, maxDepth: maxDepth, channels: &channels)
+                    let prepared = WireSession.prepare(bytes, maxLineBytes: maxLineBytes, maxDepth: maxDepth)
                     if case .blank = prepared { return }
                     batch.append((number, prepared))
                 case .oversized(let count):

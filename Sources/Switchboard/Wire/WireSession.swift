@@ -76,7 +76,7 @@ public struct WireSession: Sendable {
         }
     }
 
-    /// What ``prepare(_:maxLineBytes:maxDepth:channels:)`` makes of one line, ready for
+    /// What ``prepare(_:maxLineBytes:maxDepth:)`` makes of one line, ready for
     /// ``process(prepared:number:source:)``: the part of ``process(line:number:source:)``
     /// that needs no session, so that another thread can do it ahead (``WirePipeline``).
     package enum PreparedLine: Sendable {
@@ -84,23 +84,21 @@ public struct WireSession: Sendable {
         case blank
         /// Longer than the limit (its byte count).
         case oversized(Int)
-        /// Read by the tape reader.
-        case message(WireTapeMessage)
+        /// Parsed by the tape reader, members found (the channel is looked up when it is processed).
+        case scanned(WireTapeMessage.Scanned)
         /// Anything else: the line's bytes, for ``JSONReader``, which says what is wrong.
         case other([UInt8])
     }
 
     /// Prepares one NDJSON line (without its newline) as ``process(line:number:source:)`` would read it.
-    package static func prepare(
-        _ line: UnsafeBufferPointer<UInt8>, maxLineBytes: Int, maxDepth: Int, channels: inout WireChannelCache
-    ) -> PreparedLine {
+    package static func prepare(_ line: UnsafeBufferPointer<UInt8>, maxLineBytes: Int, maxDepth: Int) -> PreparedLine {
         if isBlank(line) { return .blank }
         if line.count > maxLineBytes { return .oversized(line.count) }
-        if let message = WireTapeMessage(line, maxDepth: maxDepth, channels: &channels) { return .message(message) }
+        if let scanned = WireTapeMessage.scan(line, maxDepth: maxDepth) { return .scanned(scanned) }
         return .other(Array(line))
     }
 
-    /// Processes a line prepared by ``prepare(_:maxLineBytes:maxDepth:channels:)`` (with this
+    /// Processes a line prepared by ``prepare(_:maxLineBytes:maxDepth:)`` (with this
     /// session's limits): the same outcome as ``process(line:number:source:)`` gives for it.
     package mutating func process(prepared: PreparedLine, number: Int, source: String?) -> WireOutcome? {
         switch prepared {
@@ -108,14 +106,22 @@ public struct WireSession: Sendable {
             return nil
         case .oversized(let count):
             return malformed(.oversized(byteCount: count, limit: options.maxLineBytes), line: number, source: source)
-        case .message(let message):
-            return process(channel: message.channel, body: message.body, id: message.id, line: number, source: source)
-        case .other(let bytes):
-            let parsed = bytes.withUnsafeBufferPointer { WireMessage.parse($0, reader: options.reader) }
-            switch parsed {
-            case .success(let message): return process(message, line: number, source: source)
-            case .failure(let problem): return malformed(problem, line: number, source: source)
+        case .scanned(let scanned):
+            if let message = WireTapeMessage(scanned, channels: &channels) {
+                return process(
+                    channel: message.channel, body: message.body, id: message.id, line: number, source: source)
             }
+            return processSlowly(scanned.line, number: number, source: source)
+        case .other(let bytes):
+            return bytes.withUnsafeBufferPointer { processSlowly($0, number: number, source: source) }
+        }
+    }
+
+    /// A line the tape path did not take, read with ``JSONReader``, which says what is wrong.
+    private mutating func processSlowly(_ line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome {
+        switch WireMessage.parse(line, reader: options.reader) {
+        case .success(let message): return process(message, line: number, source: source)
+        case .failure(let problem): return malformed(problem, line: number, source: source)
         }
     }
 

@@ -10,7 +10,28 @@ package struct WireTapeMessage: Sendable {
     let body: MessageBody
     let id: WireID?
 
+    /// A line parsed onto a tape, its `name`, `id` and `body` members found: the part of
+    /// reading a message that needs no session (``WirePipeline`` does it on its reading thread).
+    package struct Scanned: Sendable {
+        let tape: JSONTape
+        let name: Int
+        let id: Int?
+        let body: Int?
+
+        /// The line's bytes (the tape keeps a copy).
+        var line: UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: tape.bytes, count: tape.byteCount)
+        }
+    }
+
     init?(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, channels: inout WireChannelCache) {
+        guard let scanned = WireTapeMessage.scan(line, maxDepth: maxDepth) else { return nil }
+        self.init(scanned, channels: &channels)
+    }
+
+    /// Parses `line` and finds its members; `nil` when the line is not an object with a string `name`
+    /// (and no escaped key, which may spell one of ours), for the caller to read it with ``JSONReader``.
+    static func scan(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Scanned? {
         guard let tape = JSONTape.parse(line, maxDepth: maxDepth), tape.kind(0) == .object else { return nil }
         var name: Int?
         var id: Int?
@@ -39,6 +60,20 @@ package struct WireTapeMessage: Sendable {
             key = tape.next(key + 1)
         }
         guard let name, tape.kind(name) == .string else { return nil }
+        if let id {
+            switch tape.kind(id) {
+            case .string, .number: break
+            default: return nil
+            }
+        }
+        return Scanned(tape: tape, name: name, id: id, body: body)
+    }
+
+    /// The message of a scanned line; `nil` when its name is not a valid channel name
+    /// (the caller reads the line with ``JSONReader``, which says so).
+    init?(_ scanned: Scanned, channels: inout WireChannelCache) {
+        let tape = scanned.tape
+        let name = scanned.name
         let channel: Channel
         if tape.entries[name].flags & JSONTape.Flags.escaped == 0, let cached = channels.channel(named: tape.text(name)) {
             channel = cached
@@ -49,16 +84,15 @@ package struct WireTapeMessage: Sendable {
             }
             channel = validated
         }
-        if let id {
+        if let id = scanned.id {
             switch tape.kind(id) {
             case .string: self.id = .string(tape.string(id))
-            case .number: self.id = .number(JSONNumber(unchecked: String(decoding: tape.text(id), as: UTF8.self)))
-            default: return nil
+            default: self.id = .number(JSONNumber(unchecked: String(decoding: tape.text(id), as: UTF8.self)))
             }
         } else {
             self.id = nil
         }
         self.channel = channel
-        self.body = body.map { MessageBody(tape: tape, index: $0) } ?? .absent
+        self.body = scanned.body.map { MessageBody(tape: tape, index: $0) } ?? .absent
     }
 }
