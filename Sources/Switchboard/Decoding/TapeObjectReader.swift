@@ -34,6 +34,17 @@ package struct TapeObjectReader {
         let from = hint
         let object = object
         let found = read { tape -> Int? in
+            // The key after the last one found, tried here first (members are usually read in
+            // document order); then the tape's full lookup.
+            if key.hasPointerRepresentation, let from, from < tape.next(object) {
+                let entry = tape.entries[from]
+                if entry.kind == JSONTape.Kind.string.rawValue, entry.flags & JSONTape.Flags.escaped == 0,
+                    Int(entry.length) == key.utf8CodeUnitCount,
+                    JSONTape.sameBytes(tape.bytes + Int(entry.offset), key.utf8Start, key.utf8CodeUnitCount)
+                {
+                    return from + 1
+                }
+            }
             // `withUTF8Buffer`, not `utf8Start`: a one-scalar literal has no pointer representation.
             guard let found = key.withUTF8Buffer({ tape.member($0, in: object, hint: from) }) else { return nil }
             return found

@@ -153,6 +153,7 @@ public struct WireSession: Sendable {
             line: line, source: source)
     }
 
+    @inline(__always)
     private mutating func process(
         channel: Channel, body: MessageBody, id: WireID?, line: Int, source: String?
     ) -> WireOutcome {
