@@ -171,7 +171,7 @@ extension BodyDecoder {
     /// Decodes `type` from the value at entry `index` of a tape, with the same
     /// rules as the other sources (the path starts at `body`).
     func decode<T: Decodable>(_ type: T.Type, fromTape tape: JSONTape, at index: Int) throws(BodyDecodingError) -> T {
-        if options.maxDepth > BodyDecoder.tapeFastPathDepth, let fast = T.self as? any TapeDecodable.Type {
+        if options.maxDepth > BodyDecoder.tapeFastPathDepth, let fast = TapeDecodableLookup.conformance(of: T.self) {
             return try BodyDecoder.fastDecode(fast, as: T.self, tape: tape, index: index) {
                 () throws(BodyDecodingError) -> T in
                 try decodeWithDecodable(T.self, fromTape: tape, at: index)
@@ -227,5 +227,62 @@ extension BodyDecoder {
                 try BodyDecoder.member(T.self, at: key, of: root, decoder: TapeDecoder.self, options: options)
             }
         }
+    }
+}
+
+/// Which decoded types have a ``TapeDecodable`` conformance, remembered per thread:
+/// asking the runtime (`T.self as? any TapeDecodable.Type`) costs a conformance lookup
+/// of several hundred instructions on every body. A small direct-mapped table keyed by
+/// the type's identity; a slot taken by another type is simply asked again.
+final class TapeDecodableLookup {
+    private struct Slot {
+        var key: ObjectIdentifier?
+        var type: (any TapeDecodable.Type)?
+    }
+
+    private static let slotCount = 16
+    private let slots: UnsafeMutablePointer<Slot>
+
+    private init() {
+        slots = .allocate(capacity: TapeDecodableLookup.slotCount)
+        slots.initialize(repeating: Slot(), count: TapeDecodableLookup.slotCount)
+    }
+
+    deinit {
+        slots.deinitialize(count: TapeDecodableLookup.slotCount)
+        slots.deallocate()
+    }
+
+    /// `T`'s conformance to ``TapeDecodable``, if it has one.
+    static func conformance<T>(of type: T.Type) -> (any TapeDecodable.Type)? {
+        let lookup = current()
+        let key = ObjectIdentifier(type)
+        let slot = lookup.slots + Int(truncatingIfNeeded: UInt(bitPattern: key) >> 4) & (slotCount - 1)
+        if slot.pointee.key == key { return slot.pointee.type }
+        let found = type as? any TapeDecodable.Type
+        slot.pointee = Slot(key: key, type: found)
+        return found
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<TapeDecodableLookup>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<TapeDecodableLookup>.fromOpaque(pointer).release() }
+            #endif
+        }
+        return key
+    }()
+
+    /// This thread's table (the thread keeps it until it exits).
+    private static func current() -> TapeDecodableLookup {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<TapeDecodableLookup>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let lookup = TapeDecodableLookup()
+        pthread_setspecific(key, Unmanaged.passRetained(lookup).toOpaque())
+        return lookup
     }
 }
