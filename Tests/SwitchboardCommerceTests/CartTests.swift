@@ -174,6 +174,17 @@ import Testing
         #expect(CartError.mixedCurrencies(["EUR", "USD"]).description.contains("EUR, USD"))
     }
 
+    @Test func theCurrencyIsTheOffersOneAndAMissingPriceIsReportedBeforeMixedCurrencies() throws {
+        let cart = Cart()
+        try cart.update(offer("a", currency: nil))
+        #expect(try cart.update(offer("b", currency: "EUR")).priceCurrency == "EUR")
+        #expect(try cart.update(offer("c", currency: nil)).priceCurrency == "EUR")
+        #expect(throws: CartError.missingPrice(offerId: "d")) { try cart.update(offer("d", price: nil, currency: "USD")) }
+        #expect(throws: CartError.mixedCurrencies(["EUR", "GBP"])) { try cart.update(offer("a", currency: "GBP")) }
+        #expect(cart.offers.map(\.offerId) == ["a", "b", "c"])
+        #expect(try cart.productCart().price == "31.50")
+    }
+
     @Test(arguments: ["ten", "10,50", "1e3", "-5.00", " 10.50", "10.", ".5", ""])
     func unparsablePriceFailsNamingTheOfferAndPrice(price: String) {
         let cart = Cart()

@@ -215,13 +215,20 @@ public final class Cart: Sendable {
     }
 
     static func productCart(of offers: [ProductCartOffer]) -> Result<ProductCart, CartError> {
-        var prices: [CartTotals.Term] = []
-        var oldPrices: [CartTotals.Term] = []
-        prices.reserveCapacity(offers.count)
-        oldPrices.reserveCapacity(offers.count)
+        // The terms in scratch memory (a cart holds a few offers; no arrays to allocate and free).
+        withUnsafeTemporaryAllocation(of: CartTotals.Term.self, capacity: max(1, 2 * offers.count)) { scratch in
+            productCart(of: offers, scratch: scratch)
+        }
+    }
+
+    private static func productCart(
+        of offers: [ProductCartOffer], scratch: UnsafeMutableBufferPointer<CartTotals.Term>
+    ) -> Result<ProductCart, CartError> {
+        let count = offers.count
         var hasOldPrice = false
-        // Distinct currencies in order of appearance (a cart holds a few offers: no hashing).
-        var currencies: [String] = []
+        // The currency, and whether a second one was seen (the error then lists them all).
+        var currency: String?
+        var mixed = false
         // Field by field (`offers[index].price`), not offer by offer: a copy of an offer retains all its strings.
         for index in offers.indices {
             guard let text = offers[index].price else { return .failure(.missingPrice(offerId: offers[index].offerId)) }
@@ -236,11 +243,27 @@ public final class Cart: Sendable {
                 old = parsed
                 hasOldPrice = true
             }
-            if let currency = offers[index].currency, !currencies.contains(currency) { currencies.append(currency) }
-            prices.append(CartTotals.Term(price: price, quantity: offers[index].quantity))
-            oldPrices.append(CartTotals.Term(price: old, quantity: offers[index].quantity))
+            if let offerCurrency = offers[index].currency {
+                if let currency {
+                    if currency != offerCurrency { mixed = true }
+                } else {
+                    currency = offerCurrency
+                }
+            }
+            // (`Term` is a trivial type: plain values, nothing to deinitialize.)
+            scratch.initializeElement(at: index, to: CartTotals.Term(price: price, quantity: offers[index].quantity))
+            scratch.initializeElement(at: count + index, to: CartTotals.Term(price: old, quantity: offers[index].quantity))
         }
-        guard currencies.count <= 1 else { return .failure(.mixedCurrencies(currencies.sorted())) }
+        if mixed {
+            // Distinct currencies in order of appearance, sorted for the message.
+            var currencies: [String] = []
+            for index in offers.indices {
+                if let currency = offers[index].currency, !currencies.contains(currency) { currencies.append(currency) }
+            }
+            return .failure(.mixedCurrencies(currencies.sorted()))
+        }
+        let prices = UnsafeBufferPointer(rebasing: scratch[0..<count])
+        let oldPrices = UnsafeBufferPointer(rebasing: scratch[count..<(2 * count)])
         guard let total = CartTotals.total(of: prices) else { return .failure(.totalTooLarge(field: "price")) }
         var oldTotal: String?
         if hasOldPrice {
@@ -249,7 +272,6 @@ public final class Cart: Sendable {
             }
             oldTotal = computed
         }
-        return .success(
-            ProductCart(offers: offers, price: total, oldPrice: oldTotal, priceCurrency: currencies.first ?? ""))
+        return .success(ProductCart(offers: offers, price: total, oldPrice: oldTotal, priceCurrency: currency ?? ""))
     }
 }

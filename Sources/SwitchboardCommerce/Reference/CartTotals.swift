@@ -83,7 +83,7 @@ struct CartTotals {
 
     /// The exact sum of price × quantity, as text with the largest fraction digits of the terms.
     /// - Returns: `nil` when the sum would not be exact.
-    static func total(of terms: [Term]) -> String? {
+    static func total<Terms: Collection<Term>>(of terms: Terms) -> String? {
         if let fast = integerTotal(of: terms) { return fast }
         return decimalTotal(of: terms)
     }
@@ -91,7 +91,7 @@ struct CartTotals {
     /// The same sum in exact 64-bit fixed point (units of 10^-scale), or `nil`
     /// when some term or the sum does not fit (then `Decimal` does it). It gives
     /// the text ``decimalTotal(of:)`` gives; CartTotalsTests compares the two.
-    static func integerTotal(of terms: [Term]) -> String? {
+    static func integerTotal<Terms: Collection<Term>>(of terms: Terms) -> String? {
         var scale = 0
         for term in terms { scale = max(scale, term.price.fractionDigits) }
         guard scale <= 18 else { return nil }
@@ -136,7 +136,7 @@ struct CartTotals {
     }
 
     /// The sum in `Decimal`.
-    static func decimalTotal(of terms: [Term]) -> String? {
+    static func decimalTotal<Terms: Collection<Term>>(of terms: Terms) -> String? {
         let scale = terms.map(\.price.fractionDigits).max() ?? 0
         var sum = Decimal(0)
         let limit = Decimal(sign: .plus, exponent: maxDigits - 1 - scale, significand: 1)
