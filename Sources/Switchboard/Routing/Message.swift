@@ -77,3 +77,16 @@ public struct MessageContext: Sendable {
         try message.body.decode(type, at: key, options: options)
     }
 }
+
+extension Message: CustomStringConvertible, CustomReflectable {
+    /// The channel, the body and the id, for logs and test failures:
+    /// `Message(channel: addCartLine, body: {"quantity":1}, id: "a-1")`.
+    public var description: String {
+        "Message(channel: \(channel), body: \(body), id: \(id.map { "\"\($0)\"" } ?? "nil"))"
+    }
+
+    /// The three fields, as `dump` and debuggers show a plain struct (the storage object is an implementation detail).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["channel": channel, "body": body, "id": id as Any], displayStyle: .struct)
+    }
+}

@@ -108,3 +108,25 @@ final class FoundationTree: @unchecked Sendable {
         self.value = value
     }
 }
+
+extension MessageBody: CustomStringConvertible, CustomReflectable {
+    /// `absent`, a Foundation tree as Foundation prints it, or a JSON body as compact JSON.
+    public var description: String {
+        switch storage {
+        case .absent: return "absent"
+        case .foundation(let tree): return String(describing: tree.value)
+        case .json(let value): return value.description
+        case .tape(let tape, let index): return tape.jsonValue(index).description
+        }
+    }
+
+    /// The body's value (a Foundation tree or a ``JSONValue``), or no child when it is absent.
+    public var customMirror: Mirror {
+        switch storage {
+        case .absent: return Mirror(self, children: [:], displayStyle: .enum)
+        case .foundation(let tree): return Mirror(self, children: ["foundation": tree.value], displayStyle: .enum)
+        case .json(let value): return Mirror(self, children: ["json": value], displayStyle: .enum)
+        case .tape(let tape, let index): return Mirror(self, children: ["json": tape.jsonValue(index)], displayStyle: .enum)
+        }
+    }
+}

@@ -134,23 +134,31 @@ extension Router {
 ///
 /// A class rather than a protocol, so delivery calls a route's handlers through
 /// `Unmanaged` without retaining them (a protocol existential cannot be). Every
-/// handler is a ``TypedEventHandler``, which overrides all three methods; the
-/// base class handles nothing.
+/// handler is a ``TypedEventHandler`` (the router makes no other), which overrides
+/// all three methods; the base class is never called (a debug build stops if it is).
 class EventHandling: @unchecked Sendable {
     // `@unchecked`: not final (see `TypedEventHandler`); it has no stored properties.
 
     /// Decodes the body as this handler's event type (for channels whose handlers take several types).
-    func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable { () }
+    func decodeEvent(_ body: MessageBody, options: DecodingOptions) throws(BodyDecodingError) -> any Sendable {
+        assertionFailure("every handler is a TypedEventHandler")
+        return ()
+    }
 
     /// Calls the handler with an event decoded by ``decodeEvent(_:options:)`` of a handler of the same type.
-    func invoke(_ event: any Sendable, context: MessageContext) throws {}
+    func invoke(_ event: any Sendable, context: MessageContext) throws {
+        assertionFailure("every handler is a TypedEventHandler")
+    }
 
     /// Decodes the body once and calls every handler of `route` (all of this
     /// handler's event type) in order.
     /// - Returns: the messages of the handlers that threw, each reported to `diagnostics`.
     func runAll(
         _ route: Router.Route, context: MessageContext, diagnostics: DiagnosticSink
-    ) throws(BodyDecodingError) -> [String] { [] }
+    ) throws(BodyDecodingError) -> [String] {
+        assertionFailure("every handler is a TypedEventHandler")
+        return []
+    }
 }
 
 /// A handler of events of type `E`.

@@ -5,9 +5,12 @@ import Foundation
 ///
 /// A lock of its own would cost such an object an allocation and a mutex set-up
 /// and tear-down per message; a stripe costs neither. Two objects may share a
-/// stripe, so a body must be short, must not block and must never take another
-/// lock (stripes are not recursive): the same rule as ``Locked/withLock(_:)``.
-/// Like `Locked`, a pthread mutex is what ThreadSanitizer understands.
+/// stripe, and stripes are not recursive, so a body must be short, must not block,
+/// must never take another lock, and must not release the last reference to
+/// anything (a reply's `deinit` takes its stripe, perhaps the same one): move a
+/// value out (`take()`) and let it go after the body. The same rules as
+/// ``Locked/withLock(_:)``, plus the last. Like `Locked`, a pthread mutex is what
+/// ThreadSanitizer understands.
 enum LockStripes {
     /// A power of two; enough that unrelated replies on a few threads rarely meet.
     private static let count = 64

@@ -3,6 +3,19 @@ import Switchboard
 import Testing
 
 @Suite struct RouterTests {
+    @Test func aMessagePrintsItsChannelBodyAndId() throws {
+        let json = Message(channel: "addCartLine", body: MessageBody(json: .object(["quantity": 1])), id: "a-1")
+        #expect(json.description == #"Message(channel: addCartLine, body: {"quantity":1}, id: "a-1")"#)
+        let tape = try Message(channel: "sdkReady", body: MessageBody(jsonBytes: Array("[true,null]".utf8)))
+        #expect(tape.description == "Message(channel: sdkReady, body: [true,null], id: nil)")
+        #expect(Message(channel: "sdkReady").description == "Message(channel: sdkReady, body: absent, id: nil)")
+        let labels = Mirror(reflecting: json).children.compactMap(\.label)
+        #expect(labels == ["channel", "body", "id"])
+        var dumped = ""
+        dump(Message(channel: "ping", body: ["count": 1]), to: &dumped)
+        #expect(dumped.contains("count"))
+    }
+
     @Test func aMessageIsAValueChangingACopyLeavesTheOriginalAlone() {
         let original = Message(channel: "ping", body: ["count": 1], id: "a-1")
         var copy = original
