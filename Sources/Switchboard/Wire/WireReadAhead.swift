@@ -1,19 +1,29 @@
-import Dispatch
+import Foundation
 
 /// Lines read and prepared ahead by ``WirePipeline``'s reading thread, handed to
 /// the processing thread in order, in batches (one lock round trip per batch, not
-/// per line). At most ``maxBatches`` batches wait at a time, so memory stays flat
-/// however far the reader could run ahead.
-final class WireReadAhead: Sendable {
-    /// Lines per batch.
+/// per line).
+///
+/// Memory is bounded by bytes, not lines: a batch closes at ``batchSize`` lines or
+/// ``batchBytes`` of prepared lines (the bytes and the tape of each), and the batches
+/// waiting hold at most ``queueBytes`` — except that one batch larger than that (a
+/// line near `--max-line-bytes`) may wait alone. So beyond ``queueBytes`` the
+/// pipeline holds at most three batches (one waiting, one being processed, one
+/// being filled), each at most one line past ``batchBytes``.
+package final class WireReadAhead: Sendable {
+    /// Lines per batch at most.
     static let batchSize = 256
-    /// Batches waiting at most.
-    static let maxBatches = 4
+    /// A batch closes once its prepared lines cost this many bytes.
+    static let batchBytes = 256 * 1024
+    /// What the waiting batches may cost together (unless one alone costs more).
+    static let queueBytes = 4 * 1024 * 1024
 
-    typealias Batch = [(number: Int, line: WireSession.PreparedLine)]
+    package typealias Batch = [(number: Int, line: WireSession.PreparedLine)]
 
     private struct State {
-        var batches: [Batch] = []
+        var batches: [(batch: Batch, bytes: Int)] = []
+        /// What the waiting batches cost.
+        var queuedBytes = 0
         /// The reader has sent its last batch.
         var finished = false
         /// Why the reader stopped early, when reading failed.
@@ -22,43 +32,44 @@ final class WireReadAhead: Sendable {
         var cancelled = false
     }
 
-    private let state = Locked(State())
-    /// Signalled once per batch sent, and once at the end.
-    private let ready = DispatchSemaphore(value: 0)
-    /// Free places for batches. Made with 0 and signalled up: a semaphore must not be freed
-    /// below the value it was made with, and one the reader stopped waiting on may be.
-    private let room = DispatchSemaphore(value: 0)
+    /// Guards `state`; both sides wait on it (a pthread condition, which ThreadSanitizer understands).
+    private let condition = NSCondition()
+    // `nonisolated(unsafe)`: read and written only while `condition` is locked.
+    nonisolated(unsafe) private var state = State()
     /// Signalled when the reader has returned.
     private let ended = DispatchSemaphore(value: 0)
 
-    init() {
-        for _ in 0..<WireReadAhead.maxBatches { room.signal() }
-    }
+    /// An empty queue, for one reading thread and one processing thread.
+    package init() {}
 
     /// Why the reader stops when the processing side has stopped.
     private struct Cancelled: Error {}
 
     /// The reading side: reads `source` to its end, preparing each line, then signals the end.
-    func fill<Source: WireByteSource>(from source: Source, maxLineBytes: Int, maxDepth: Int) {
+    package func fill<Source: WireByteSource>(from source: Source, maxLineBytes: Int, maxDepth: Int) {
         var source = source
         var batch: Batch = []
+        var batchCost = 0
         batch.reserveCapacity(WireReadAhead.batchSize)
         var failure: WireIOError?
         var cancelled = false
         do {
             try WireLineReader(maxLineBytes: maxLineBytes).forEachLine(in: &source) {
                 (number, line) throws(Cancelled) in
+                let prepared: WireSession.PreparedLine
                 switch line {
                 case .bytes(let bytes):
-                    let prepared = WireSession.prepare(bytes, maxLineBytes: maxLineBytes, maxDepth: maxDepth)
+                    prepared = WireSession.prepare(bytes, maxLineBytes: maxLineBytes, maxDepth: maxDepth)
                     if case .blank = prepared { return }
-                    batch.append((number, prepared))
                 case .oversized(let count):
-                    batch.append((number, .oversized(count)))
+                    prepared = .oversized(count)
                 }
-                if batch.count == WireReadAhead.batchSize {
-                    guard send(batch) else { throw Cancelled() }
+                batchCost += prepared.memoryCost
+                batch.append((number, prepared))
+                if batch.count == WireReadAhead.batchSize || batchCost >= WireReadAhead.batchBytes {
+                    guard send(batch, bytes: batchCost) else { throw Cancelled() }
                     batch = []
+                    batchCost = 0
                     batch.reserveCapacity(WireReadAhead.batchSize)
                 }
             }
@@ -68,49 +79,56 @@ final class WireReadAhead: Sendable {
             case .body: cancelled = true
             }
         }
-        if !cancelled, !batch.isEmpty { _ = send(batch) }
-        state.withLock { state in
-            state.finished = true
-            state.failure = failure
-        }
-        ready.signal()
+        if !cancelled, !batch.isEmpty { _ = send(batch, bytes: batchCost) }
+        condition.lock()
+        state.finished = true
+        state.failure = failure
+        condition.broadcast()
+        condition.unlock()
         ended.signal()
     }
 
-    /// Sends one batch, waiting for room; `false` when the processing side has stopped.
-    private func send(_ batch: Batch) -> Bool {
-        room.wait()
-        let sent = state.withLock { state -> Bool in
-            guard !state.cancelled else { return false }
-            state.batches.append(batch)
-            return true
+    /// Sends one batch, waiting until the waiting batches leave room for it (or none
+    /// waits); `false` when the processing side has stopped.
+    private func send(_ batch: Batch, bytes: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !state.cancelled, !state.batches.isEmpty, state.queuedBytes + bytes > WireReadAhead.queueBytes {
+            condition.wait()
         }
-        if sent { ready.signal() }
-        return sent
+        guard !state.cancelled else { return false }
+        state.batches.append((batch, bytes))
+        state.queuedBytes += bytes
+        condition.broadcast()
+        return true
     }
 
     /// The processing side: the next batch, in order; `nil` at the end of the input.
     /// - Throws: the reading side's ``WireIOError``, after every line read before it.
-    func next() throws(WireIOError) -> Batch? {
-        ready.wait()
-        let taken = state.withLock { state -> Result<Batch?, WireIOError> in
-            if !state.batches.isEmpty { return .success(state.batches.removeFirst()) }
-            if let failure = state.failure { return .failure(failure) }
-            return .success(nil)
+    package func next() throws(WireIOError) -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while state.batches.isEmpty, !state.finished { condition.wait() }
+        if !state.batches.isEmpty {
+            let (batch, bytes) = state.batches.removeFirst()
+            state.queuedBytes -= bytes
+            condition.broadcast()
+            return batch
         }
-        let batch = try taken.get()
-        if batch != nil { room.signal() } else { ready.signal() }
-        return batch
+        if let failure = state.failure { throw failure }
+        return nil
     }
 
     /// Stops the reading side at its next batch (a reader waiting for room wakes and stops).
-    func cancel() {
-        state.withLock { $0.cancelled = true }
-        room.signal()
+    package func cancel() {
+        condition.lock()
+        state.cancelled = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Waits until the reading side has returned (at once after ``next()`` gave `nil` or threw).
-    func waitUntilEnded() {
+    package func waitUntilEnded() {
         ended.wait()
         ended.signal()
     }

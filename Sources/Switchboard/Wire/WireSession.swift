@@ -88,6 +88,16 @@ public struct WireSession: Sendable {
         case scanned(WireTapeMessage.Scanned)
         /// Anything else: the line's bytes, for ``JSONReader``, which says what is wrong.
         case other([UInt8])
+
+        /// About what the prepared line holds in memory: its bytes and, when parsed, its tape.
+        var memoryCost: Int {
+            switch self {
+            case .blank, .oversized: return 16
+            case .scanned(let scanned):
+                return 64 + scanned.tape.byteCount + scanned.tape.entryCount * MemoryLayout<JSONTape.Entry>.stride
+            case .other(let bytes): return 32 + bytes.count
+            }
+        }
     }
 
     /// Prepares one NDJSON line (without its newline) as ``process(line:number:source:)`` would read it.

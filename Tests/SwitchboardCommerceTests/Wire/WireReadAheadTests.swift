@@ -14,7 +14,74 @@ private struct FailingSink: WireOutcomeSink {
     mutating func flush() throws(WireIOError) {}
 }
 
+/// `lines` lines of `{"name":"sdkReady","body":[0,0,…]}` with `zeros` zeros each, made as
+/// they are read; counts the bytes read.
+private struct LargeLinesSource: WireByteSource, Sendable {
+    let lines: Int
+    let zeros: Int
+    let counter: Locked<Int>
+    private var made = 0
+    private var pending: [UInt8] = []
+    private var offset = 0
+
+    init(lines: Int, zeros: Int, counter: Locked<Int>) {
+        self.lines = lines
+        self.zeros = zeros
+        self.counter = counter
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(WireIOError) -> Int {
+        if offset == pending.count {
+            guard made < lines else { return 0 }
+            made += 1
+            pending = Array(#"{"name":"sdkReady","body":["#.utf8)
+            pending += Array(repeating: 0x30, count: zeros).flatMap { [$0, 0x2C] }.dropLast()
+            pending += Array("]}\n".utf8)
+            offset = 0
+        }
+        let count = min(buffer.count, pending.count - offset)
+        pending.withUnsafeBytes { bytes in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+        }
+        offset += count
+        counter.withLock { $0 += count }
+        return count
+    }
+}
+
 @Suite struct WireReadAheadTests {
+    @Test func theLinesReadAheadAreBoundedByTheirBytesNotTheirCount() async throws {
+        // 400 lines of ~64 KB (each ~0.6 MB parsed): the old bound of 4 batches of 256 lines let the
+        // reader take all 26 MB while the processing side waited; a byte bound stops it within a few MB.
+        let counter = Locked(0)
+        let source = LargeLinesSource(lines: 400, zeros: 32_000, counter: counter)
+        let queue = WireReadAhead()
+        let reader = Thread { queue.fill(from: source, maxLineBytes: 1 << 20, maxDepth: 512) }
+        reader.stackSize = 1 << 20
+        reader.start()
+        // The processing side takes nothing yet: wait until the reader stops reading (a bound on
+        // waiting, not a timed assertion: a slow reader only makes the figure below smaller).
+        var last = -1
+        var unchanged = 0
+        for _ in 0..<600 where unchanged < 3 {
+            try await Task.sleep(for: .milliseconds(100))
+            let read = counter.withLock { $0 }
+            unchanged = read == last ? unchanged + 1 : 0
+            last = read
+        }
+        let readAhead = counter.withLock { $0 }
+        #expect(readAhead < 4 << 20, "read \(readAhead) bytes ahead")
+        // Every line then comes through, in order.
+        let numbers = try await onDispatchThread { () throws -> [Int] in
+            var numbers: [Int] = []
+            while let batch = try queue.next() { numbers += batch.map(\.number) }
+            queue.waitUntilEnded()
+            return numbers
+        }
+        #expect(numbers == Array(1...400))
+        #expect(counter.withLock { $0 } > 400 * 64_000)
+    }
+
     /// Mixed input across many batches: every outcome kind, blank and whitespace lines,
     /// oversized lines, bytes that are not UTF-8, a byte-order mark at the start.
     private func mixedInput() -> [UInt8] {
