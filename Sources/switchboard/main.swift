@@ -39,7 +39,8 @@ let usage = """
                             in a message (default 512, at most 4096)
       --reply-deadline S    seconds a request waits for its reply (default 10)
       --no-read-ahead       read and parse lines on the routing thread (by default a
-                            second thread reads .ndjson input ahead)
+                            second thread reads .ndjson input ahead, when the machine
+                            has more than one processor)
       -q, --quiet           no summary on stderr
       -h, --help            show this help
       --version             show the version
@@ -254,7 +255,9 @@ func main() -> Int32 {
             writeStandardError("\rswitchboard: \(summary.total) messages…")
         } : nil
     do {
-        try WirePipeline(readsAhead: invocation.readAhead).run(inputs, session: &session, into: &output, progress: progress)
+        // Reading ahead pays only with a second processor to read on.
+        let readsAhead = invocation.readAhead && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+        try WirePipeline(readsAhead: readsAhead).run(inputs, session: &session, into: &output, progress: progress)
     } catch {
         try? output.flush()
         if progressShown { writeStandardError("\r\u{1B}[K") }
