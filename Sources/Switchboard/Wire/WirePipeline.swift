@@ -35,6 +35,18 @@ public struct WirePipeline: Sendable {
     /// thread, which routes them in order and writes the outcomes (on by default). The
     /// outcomes are the same either way; handlers, responders and the sink always run on
     /// the calling thread.
+    ///
+    /// What reading ahead changes for a caller:
+    /// - Lines are handed over in batches (256 lines or 256 KiB), so a sink sees the
+    ///   outcomes of a slow stream in bursts, not line by line; turn it off for a
+    ///   sink that must see each outcome as its line arrives.
+    /// - The lines parsed ahead take about 4 MiB at most, plus three batches.
+    /// - If the sink throws, `run` waits for the reading thread to stop, which is at
+    ///   once for bytes and for a regular file. On standard input it does not wait (a
+    ///   read may wait for input that never comes): that thread stays blocked in its
+    ///   read until standard input has data or ends; what it reads then (up to a
+    ///   batch) is dropped, unrouted, and it stops. A file that is a FIFO is waited
+    ///   for, so `run` returns once its writer writes or closes it.
     public var readsAhead: Bool
 
     /// Creates a pipeline.
