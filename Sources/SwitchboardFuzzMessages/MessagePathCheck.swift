@@ -46,15 +46,28 @@ struct MessagePathCheck {
         MessagePathCheck.direct.renew()
         MessagePathCheck.foundation.renew()
 
-        var session = WireSession(
-            router: MessagePathCheck.cli.router, options: WireSession.Options(maxLineBytes: MessagePathCheck.maxLineBytes))
+        // The CLI's path on one thread (`--no-read-ahead`), then read ahead on a second thread
+        // (the default) on a fresh router: the same outcomes.
+        let options = WireSession.Options(maxLineBytes: MessagePathCheck.maxLineBytes)
+        var session = WireSession(router: MessagePathCheck.cli.router, options: options)
         var collector = WireOutcomeCollector()
         do {
-            try WirePipeline().run([.bytes(input)], session: &session, into: &collector)
+            try WirePipeline(readsAhead: false).run([.bytes(input)], session: &session, into: &collector)
         } catch {
             fuzzFail("the pipeline threw \(error) reading bytes in memory")
         }
         let outcomes = collector.outcomes
+        MessagePathCheck.cli.renew()
+        var aheadSession = WireSession(router: MessagePathCheck.cli.router, options: options)
+        var aheadCollector = WireOutcomeCollector()
+        do {
+            try WirePipeline(readsAhead: true).run([.bytes(input)], session: &aheadSession, into: &aheadCollector)
+        } catch {
+            fuzzFail("the pipeline threw \(error) reading bytes in memory ahead")
+        }
+        if aheadCollector.outcomes != outcomes {
+            fuzzFail("reading ahead gave \(aheadCollector.outcomes.count) outcomes unlike the \(outcomes.count) read inline")
+        }
 
         // One outcome per non-blank line, in order; an oversized line is one malformed outcome.
         let messageLines = lines.lines.filter { $0.count > MessagePathCheck.maxLineBytes || !$0.isBlank(in: input) }

@@ -40,7 +40,7 @@ public struct WirePipeline: Sendable {
     /// - Lines are handed over in batches (256 lines or 256 KiB), so a sink sees the
     ///   outcomes of a slow stream in bursts, not line by line; turn it off for a
     ///   sink that must see each outcome as its line arrives.
-    /// - The lines parsed ahead take about 4 MiB at most, plus three batches.
+    /// - The lines parsed ahead take about 1 MiB at most, plus three batches.
     /// - If the sink throws, `run` waits for the reading thread to stop, which is at
     ///   once for bytes and for a regular file. On standard input it does not wait (a
     ///   read may wait for input that never comes): that thread stays blocked in its

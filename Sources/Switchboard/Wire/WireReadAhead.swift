@@ -16,7 +16,7 @@ package final class WireReadAhead: Sendable {
     /// A batch closes once its prepared lines cost this many bytes.
     static let batchBytes = 256 * 1024
     /// What the waiting batches may cost together (unless one alone costs more).
-    static let queueBytes = 4 * 1024 * 1024
+    static let queueBytes = 1024 * 1024
 
     package typealias Batch = [(number: Int, line: WireSession.PreparedLine)]
 

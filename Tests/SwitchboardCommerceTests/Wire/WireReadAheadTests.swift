@@ -52,7 +52,8 @@ private struct LargeLinesSource: WireByteSource, Sendable {
 @Suite struct WireReadAheadTests {
     @Test func theLinesReadAheadAreBoundedByTheirBytesNotTheirCount() async throws {
         // 400 lines of ~64 KB (each ~0.6 MB parsed): the old bound of 4 batches of 256 lines let the
-        // reader take all 26 MB while the processing side waited; a byte bound stops it within a few MB.
+        // reader take all 26 MB while the processing side waited; a byte bound stops it within 2 MB
+        // (1 MiB of waiting batches, three batches of one line each, a read chunk).
         let counter = Locked(0)
         let source = LargeLinesSource(lines: 400, zeros: 32_000, counter: counter)
         let queue = WireReadAhead()
@@ -70,7 +71,7 @@ private struct LargeLinesSource: WireByteSource, Sendable {
             last = read
         }
         let readAhead = counter.withLock { $0 }
-        #expect(readAhead < 4 << 20, "read \(readAhead) bytes ahead")
+        #expect(readAhead < 2 << 20, "read \(readAhead) bytes ahead")
         // Every line then comes through, in order.
         let numbers = try await onDispatchThread { () throws -> [Int] in
             var numbers: [Int] = []
