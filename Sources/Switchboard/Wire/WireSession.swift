@@ -121,7 +121,8 @@ public struct WireSession: Sendable {
                 return process(
                     channel: message.channel, body: message.body, id: message.id, line: number, source: source)
             }
-            return processSlowly(scanned.line, number: number, source: source)
+            // `scanned.line` points into the tape: keep the tape alive while it is read.
+            return withExtendedLifetime(scanned.tape) { processSlowly(scanned.line, number: number, source: source) }
         case .other(let bytes):
             return bytes.withUnsafeBufferPointer { processSlowly($0, number: number, source: source) }
         }

@@ -49,7 +49,45 @@ private struct LargeLinesSource: WireByteSource, Sendable {
     }
 }
 
+/// `lines` short messages, then a failing read.
+private struct FailingSource: WireByteSource, Sendable {
+    let lines: Int
+    private var sent = false
+
+    init(lines: Int) {
+        self.lines = lines
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(WireIOError) -> Int {
+        guard !sent else { throw WireIOError(operation: "read", name: "test", code: 5) }
+        sent = true
+        let text = (1...lines).map { #"{"name":"sdkReady","id":\#($0)}"# + "\n" }.joined()
+        let bytes = Array(text.utf8)
+        precondition(bytes.count <= buffer.count, "the test's lines fit one read")
+        buffer.copyBytes(from: bytes)
+        return bytes.count
+    }
+}
+
 @Suite struct WireReadAheadTests {
+    @Test func aReadThatFailsAfterSomeLinesGivesThoseLinesInOrderThenTheError() async throws {
+        let queue = WireReadAhead()
+        let reader = Thread { queue.fill(from: FailingSource(lines: 600), maxLineBytes: 1024, maxDepth: 512) }
+        reader.start()
+        let (numbers, failure) = try await onDispatchThread { () -> ([Int], WireIOError?) in
+            var numbers: [Int] = []
+            do throws(WireIOError) {
+                while let batch = try queue.next() { numbers += batch.map(\.number) }
+                return (numbers, nil)
+            } catch {
+                return (numbers, error)
+            }
+        }
+        #expect(numbers == Array(1...600))
+        #expect(failure == WireIOError(operation: "read", name: "test", code: 5))
+        queue.waitUntilEnded()
+    }
+
     @Test func theLinesReadAheadAreBoundedByTheirBytesNotTheirCount() async throws {
         // 400 lines of ~64 KB (each ~0.6 MB parsed): the old bound of 4 batches of 256 lines let the
         // reader take all 26 MB while the processing side waited; a byte bound stops it within 2 MB
