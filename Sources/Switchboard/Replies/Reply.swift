@@ -45,8 +45,8 @@ public final class Reply<Value: Encodable & Sendable>: Sendable {
     /// Completes the request with a value.
     /// - Returns: whether this completion resolved the caller.
     @discardableResult
-    public func succeed(_ value: Value) -> Bool {
-        state.resolve(.success(ReplyValue(value)))
+    public func succeed(_ value: consuming Value) -> Bool {
+        state.resolve(.success(ReplyValue(typed: value)))
     }
 
     /// Completes the request with an error; the caller receives

@@ -1,24 +1,28 @@
+import Foundation
+
 /// A reply on its way back to the sender, kept as the responder's typed value
 /// and encoded only when the caller asks for a representation.
 public struct ReplyValue: Sendable, CustomStringConvertible {
     /// The reply as the responder gave it.
-    public var value: any Encodable & Sendable { box.value }
+    public var value: any Encodable & Sendable { box.anyValue }
 
-    /// The value, boxed: a bare existential would make every copy of an
-    /// ``Outcome`` (returned through each middleware) a runtime value-witness call.
-    private let box: Box
-
-    private final class Box: Sendable {
-        let value: any Encodable & Sendable
-
-        init(_ value: any Encodable & Sendable) {
-            self.value = value
-        }
-    }
+    /// The value in a box of its own type: one reference to copy (a bare existential
+    /// would make every copy of an ``Outcome`` a runtime value-witness call), and the
+    /// value encoded as its own type, not re-boxed as `any Encodable` to be opened again.
+    private let box: ReplyBox
 
     /// Wraps a reply.
     public init(_ value: any Encodable & Sendable) {
-        box = Box(value)
+        box = ReplyValue.makeBox(value)
+    }
+
+    /// Wraps a reply of a known type (what ``Reply/succeed(_:)`` gives): no existential made.
+    init<T: Encodable & Sendable>(typed value: consuming T) {
+        box = TypedReplyBox(value)
+    }
+
+    private static func makeBox<T: Encodable & Sendable>(_ value: T) -> ReplyBox {
+        TypedReplyBox(value)
     }
 
     /// The empty reply (`null`), given to requests on channels that only have event handlers.
@@ -27,11 +31,7 @@ public struct ReplyValue: Sendable, CustomStringConvertible {
     /// The reply as a JSON-compatible Foundation tree, as `WKScriptMessageHandlerWithReply` expects.
     /// - Throws: ``BodyEncodingError`` when the value cannot be represented in JSON.
     public func foundationObject() throws(BodyEncodingError) -> Any {
-        func encode<T: Encodable>(_ value: T) throws(BodyEncodingError) -> Any {
-            try BodyEncoder().encodeFoundationObject(value)
-        }
-        let encodable: any Encodable = value
-        return try encode(encodable)
+        try box.foundationObject()
     }
 
     /// The reply as UTF-8 JSON bytes.
@@ -46,11 +46,7 @@ public struct ReplyValue: Sendable, CustomStringConvertible {
     /// caller that writes many replies can reuse one writer.
     /// - Throws: ``BodyEncodingError`` when the reply does not encode; `writer` is then unchanged.
     package func writeJSON(into writer: inout JSONWriter) throws(BodyEncodingError) {
-        func encode<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
-            try BodyEncoder().encodeJSON(value, into: &writer)
-        }
-        let encodable: any Encodable = value
-        try encode(encodable, into: &writer)
+        try box.writeJSON(into: &writer)
     }
 
     /// The reply's type and, where it encodes, its JSON.
@@ -63,6 +59,54 @@ public struct ReplyValue: Sendable, CustomStringConvertible {
 
     /// The reply as `type`, when it is of that type.
     public func value<T>(as type: T.Type) -> T? {
-        value as? T
+        box.value(as: type)
+    }
+}
+
+/// A reply value in a box of its own type (see ``TypedReplyBox``). Every box is a
+/// `TypedReplyBox`, which overrides all four members; the base is never used (a
+/// debug build stops if it is).
+private class ReplyBox: @unchecked Sendable {
+    // `@unchecked`: not final (see `TypedReplyBox`); it has no stored properties.
+    var anyValue: any Encodable & Sendable {
+        assertionFailure("every reply box is a TypedReplyBox")
+        return NoReply()
+    }
+
+    func foundationObject() throws(BodyEncodingError) -> Any {
+        assertionFailure("every reply box is a TypedReplyBox")
+        return NSNull()
+    }
+
+    func writeJSON(into writer: inout JSONWriter) throws(BodyEncodingError) {
+        assertionFailure("every reply box is a TypedReplyBox")
+    }
+
+    func value<U>(as type: U.Type) -> U? { nil }
+}
+
+/// A reply value of type `T`.
+private final class TypedReplyBox<T: Encodable & Sendable>: ReplyBox, @unchecked Sendable {
+    // `@unchecked`: its one stored property is an immutable `Sendable` value.
+    let value: T
+
+    init(_ value: consuming T) {
+        self.value = value
+    }
+
+    override var anyValue: any Encodable & Sendable { value }
+
+    override func foundationObject() throws(BodyEncodingError) -> Any {
+        try BodyEncoder().encodeFoundationObject(value)
+    }
+
+    override func writeJSON(into writer: inout JSONWriter) throws(BodyEncodingError) {
+        try BodyEncoder().encodeJSON(value, into: &writer)
+    }
+
+    override func value<U>(as type: U.Type) -> U? {
+        // A box holding an existential (a value wrapped through `ReplyValue.init(_:)` as
+        // `any …`) still answers by the value's dynamic type.
+        value as? U
     }
 }

@@ -113,20 +113,58 @@ extension Router {
         let id: UInt64
         let deadline: Duration?
         let fallback: ReplyValue?
-        let decode: @Sendable (MessageBody, DecodingOptions) throws(BodyDecodingError) -> any Sendable
-        let invoke: @Sendable (any Sendable, ReplyState, MessageContext) -> Void
+        /// Decodes the request and calls the responder, typed (no existential box, no cast).
+        let responder: Responding
 
-        init(
-            id: UInt64, deadline: Duration?, fallback: ReplyValue?,
-            decode: @escaping @Sendable (MessageBody, DecodingOptions) throws(BodyDecodingError) -> any Sendable,
-            invoke: @escaping @Sendable (any Sendable, ReplyState, MessageContext) -> Void
-        ) {
+        init(id: UInt64, deadline: Duration?, fallback: ReplyValue?, responder: Responding) {
             self.id = id
             self.deadline = deadline
             self.fallback = fallback
-            self.decode = decode
-            self.invoke = invoke
+            self.responder = responder
         }
+    }
+}
+
+/// The responder of one request type, with the decoding of that type.
+///
+/// A class, so the request stays typed from decoding to the responder. Every
+/// responder is a ``TypedResponder`` (the router makes no other), which
+/// overrides ``respond(to:options:beforeResponding:makeState:)``; the base is
+/// never called (a debug build stops if it is).
+class Responding: @unchecked Sendable {
+    // `@unchecked`: not final (see `TypedResponder`); it has no stored properties.
+
+    /// Decodes `body` as the request, runs `beforeResponding` (the channel's event
+    /// handlers), then calls the responder with a reply handle on the state `makeState` makes.
+    /// - Returns: what `beforeResponding` returned (the messages of handlers that threw) and the state.
+    /// - Throws: the decoding failure (then nothing else ran), or what `beforeResponding` threw.
+    func respond(
+        to body: MessageBody, options: DecodingOptions,
+        beforeResponding: () throws(BodyDecodingError) -> [String], makeState: () -> ReplyState
+    ) throws(BodyDecodingError) -> (failures: [String], state: ReplyState) {
+        assertionFailure("every responder is a TypedResponder")
+        return ([], makeState())
+    }
+}
+
+/// The responder of requests of type `R`.
+final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
+    // `@unchecked`: its one stored property is an immutable `Sendable` closure.
+    let responder: @Sendable (R, Reply<R.Reply>) -> Void
+
+    init(_ responder: @escaping @Sendable (R, Reply<R.Reply>) -> Void) {
+        self.responder = responder
+    }
+
+    override func respond(
+        to body: MessageBody, options: DecodingOptions,
+        beforeResponding: () throws(BodyDecodingError) -> [String], makeState: () -> ReplyState
+    ) throws(BodyDecodingError) -> (failures: [String], state: ReplyState) {
+        let request = try body.decode(R.self, options: options)
+        let failures = try beforeResponding()
+        let state = makeState()
+        responder(request, Reply<R.Reply>(state: state))
+        return (failures, state)
     }
 }
 

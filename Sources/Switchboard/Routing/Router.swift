@@ -301,15 +301,7 @@ public final class Router: Sendable {
             if !replacing, state.routes[channel]?.responder != nil { return nil }
             let id = state.makeID()
             let responderEntry = ResponderEntry(
-                id: id,
-                deadline: deadline,
-                fallback: entryFallback,
-                decode: { body, options throws(BodyDecodingError) in try body.decode(R.self, options: options) },
-                invoke: { request, replyState, _ in
-                    guard let request = request as? R else { return }
-                    responder(request, Reply<R.Reply>(state: replyState))
-                }
-            )
+                id: id, deadline: deadline, fallback: entryFallback, responder: TypedResponder(responder))
             state.updateRoute(channel) { route in route.responder = responderEntry }
             let (kept, expired) = state.takeKept(channel, now: now, defaultPolicy: defaultPolicy)
             return (id, kept, expired)
@@ -754,28 +746,29 @@ public final class Router: Sendable {
             if let reply, !reply.claimForResponder() {
                 return .stopped(reason: Router.repeatedRequestReason)
             }
-            let context = MessageContext(message: message, options: options.decoding)
-            let request: any Sendable
+            let decoding = options.decoding
+            let failures: [String]
+            let replyState: ReplyState
             do {
-                request = try responder.decode(message.body, options.decoding)
+                // Decoded as its own type and handed to the responder as it is (no box, no cast);
+                // the channel's event handlers (if any) run between the two, as before.
+                (failures, replyState) = try responder.responder.respond(
+                    to: message.body, options: decoding,
+                    beforeResponding: { () throws(BodyDecodingError) -> [String] in
+                        if handlers.isEmpty { return [] }
+                        return try runHandlers(route, context: MessageContext(message: message, options: decoding))
+                    },
+                    makeState: {
+                        var completion: ReplyState.Completion?
+                        if let reply {
+                            completion = { result in reply.resolve(result) }
+                        }
+                        return ReplyState(
+                            channel: channel, fallback: responder.fallback, report: diagnostics, completion: completion)
+                    })
             } catch {
                 return invalid(error, on: channel, reply: reply)
             }
-            var failures: [String] = []
-            if !handlers.isEmpty {
-                do {
-                    failures = try runHandlers(route, context: context)
-                } catch {
-                    return invalid(error, on: channel, reply: reply)
-                }
-            }
-            var completion: ReplyState.Completion?
-            if let reply {
-                completion = { result in reply.resolve(result) }
-            }
-            let replyState = ReplyState(
-                channel: channel, fallback: responder.fallback, report: diagnostics, completion: completion)
-            responder.invoke(request, replyState, context)
             guard let result = replyState.result else {
                 replyState.armDeadline(responder.deadline ?? options.defaultDeadline)
                 return .awaitingReply
