@@ -417,33 +417,17 @@ final class TapeScratch {
         stackCapacity = capacity
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-            Unmanaged<TapeScratch>.fromOpaque(pointer).release()
-            #else
-            if let pointer { Unmanaged<TapeScratch>.fromOpaque(pointer).release() }
-            #endif
-        }
-        return key
-    }()
+    /// Each thread's scratch, kept between parses.
+    private static let spare = ThreadSpare<TapeScratch>()
 
     /// Runs `body` with this thread's scratch. The scratch is taken out while
     /// in use (a nested parse would get a fresh one), and not kept when one huge
     /// document made it large, so memory stays flat.
     static func withThreadScratch<R>(_ body: (TapeScratch) -> R) -> R {
-        let key = TapeScratch.key
-        let scratch: TapeScratch
-        if let pointer = pthread_getspecific(key) {
-            pthread_setspecific(key, nil)
-            scratch = Unmanaged<TapeScratch>.fromOpaque(pointer).takeRetainedValue()
-        } else {
-            scratch = TapeScratch()
-        }
+        let scratch = spare.take() ?? TapeScratch()
         let result = body(scratch)
-        if pthread_getspecific(key) == nil, scratch.entryCapacity <= 1 << 16, scratch.stackCapacity <= 1 << 12 {
-            pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+        if scratch.entryCapacity <= 1 << 16, scratch.stackCapacity <= 1 << 12 {
+            spare.keep(scratch)
         }
         return result
     }

@@ -194,19 +194,7 @@ public struct JSONWriter: Sendable {
             self.key(literal: key)
             return
         }
-        let count = key.utf8CodeUnitCount
-        let target = reserve(count &+ 4)
-        var written = 0
-        if needsComma {
-            target[0] = UInt8(ascii: ",")
-            written = 1
-        }
-        target[written] = UInt8(ascii: "\"")
-        (target + (written &+ 1)).initialize(from: key.utf8Start, count: count)
-        written &+= count &+ 1
-        target[written] = UInt8(ascii: "\"")
-        target[written &+ 1] = UInt8(ascii: ":")
-        storage.count &+= written &+ 2
+        writeQuoted(plain: key, colon: true)
         needsComma = false
         assert(JSONWriter.isPlain(key), "key(plain:) given a key that needs escaping")
     }
@@ -219,20 +207,31 @@ public struct JSONWriter: Sendable {
             write(value.description)
             return
         }
-        let count = value.utf8CodeUnitCount
-        let target = reserve(count &+ 3)
+        writeQuoted(plain: value, colon: false)
+        needsComma = true
+        assert(JSONWriter.isPlain(value), "write(plain:) given a string that needs escaping")
+    }
+
+    /// Copies `text` (ASCII with a pointer) between quotes, after a comma when one is due,
+    /// and a colon after it for a key; leaves `needsComma` to the caller.
+    private mutating func writeQuoted(plain text: StaticString, colon: Bool) {
+        let count = text.utf8CodeUnitCount
+        let target = reserve(count &+ 4)
         var written = 0
         if needsComma {
             target[0] = UInt8(ascii: ",")
             written = 1
         }
         target[written] = UInt8(ascii: "\"")
-        (target + (written &+ 1)).initialize(from: value.utf8Start, count: count)
+        (target + (written &+ 1)).initialize(from: text.utf8Start, count: count)
         written &+= count &+ 1
         target[written] = UInt8(ascii: "\"")
-        storage.count &+= written &+ 1
-        needsComma = true
-        assert(JSONWriter.isPlain(value), "write(plain:) given a string that needs escaping")
+        written &+= 1
+        if colon {
+            target[written] = UInt8(ascii: ":")
+            written &+= 1
+        }
+        storage.count &+= written
     }
 
     /// Whether every byte of `key` is a letter, digit, `_` or `-`.

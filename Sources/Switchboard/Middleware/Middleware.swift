@@ -96,6 +96,9 @@ final class ChainRun: @unchecked Sendable {
     /// Guards `lastStop` of every run; taken only when a middleware returns `.stopped`.
     private static let stopLock = Locked(())
 
+    /// Each thread's finished run, so a message through middleware allocates none.
+    private static let spare = ThreadSpare<ChainRun>()
+
     private init(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) {
         self.router = Unmanaged.passUnretained(router)
         self.reply = reply
@@ -106,14 +109,14 @@ final class ChainRun: @unchecked Sendable {
     /// A run of `route`'s chain: the calling thread's spare run if it has one, else a new one.
     /// The caller holds `router` and `route` until ``finish(_:router:route:)``.
     static func start(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) -> ChainRun {
-        guard let spare = SpareChainRun.take() else {
+        guard let reused = ChainRun.spare.take() else {
             return ChainRun(router: router, reply: reply, channel: channel, route: route)
         }
-        spare.router = Unmanaged.passUnretained(router)
-        spare.route = Unmanaged.passUnretained(route)
-        spare.reply = reply
-        spare.routedChannel = channel
-        return spare
+        reused.router = Unmanaged.passUnretained(router)
+        reused.route = Unmanaged.passUnretained(route)
+        reused.reply = reply
+        reused.routedChannel = channel
+        return reused
     }
 
     /// Ends a run after its chain has run. A run nobody else holds is kept for the
@@ -126,7 +129,7 @@ final class ChainRun: @unchecked Sendable {
         }
         run.reply = nil
         run.lastStop = nil
-        SpareChainRun.keep(run)
+        ChainRun.spare.keep(run)
     }
 
     func run(_ message: Message, from index: Int) -> Outcome {
@@ -185,36 +188,5 @@ final class MiddlewareEntry: Sendable {
         } else {
             handle = { message, next in middleware.handle(message, next: next) }
         }
-    }
-}
-
-/// Each thread's spare ``ChainRun``, so a message through middleware allocates none.
-private enum SpareChainRun {
-    /// The thread-specific slot; `nil` if the system had no key to give.
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        // On thread exit, the spare run is released.
-        #if canImport(Darwin)
-            let created = pthread_key_create(&key) { Unmanaged<ChainRun>.fromOpaque($0).release() }
-        #else
-            let created = pthread_key_create(&key) { pointer in
-                guard let pointer else { return }
-                Unmanaged<ChainRun>.fromOpaque(pointer).release()
-            }
-        #endif
-        return created == 0 ? key : nil
-    }()
-
-    /// Takes the calling thread's spare run, if it has one.
-    static func take() -> ChainRun? {
-        guard let key, let pointer = pthread_getspecific(key) else { return nil }
-        pthread_setspecific(key, nil)
-        return Unmanaged<ChainRun>.fromOpaque(pointer).takeRetainedValue()
-    }
-
-    /// Keeps `run` as the calling thread's spare run, unless it has one.
-    static func keep(_ run: consuming ChainRun) {
-        guard let key, pthread_getspecific(key) == nil else { return }
-        pthread_setspecific(key, Unmanaged.passRetained(run).toOpaque())
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One spare object per thread, kept between uses in a thread-specific slot
+/// (a pthread key), so a hot path can reuse an object instead of allocating one
+/// per call. The spare is released when its thread ends.
+///
+/// ``take()`` empties the slot (a nested use on the same thread then makes its
+/// own object); ``keep(_:)`` fills it unless it is full. Only objects nobody
+/// else holds may be kept.
+struct ThreadSpare<Object: AnyObject>: Sendable {
+    /// The thread-specific slot; `nil` if the system had no key to give (then nothing is kept).
+    private let key: pthread_key_t?
+
+    init() {
+        var key = pthread_key_t()
+        // On thread exit, the spare is released (by any type: the key holds one retained reference).
+        #if canImport(Darwin)
+            let created = pthread_key_create(&key) { Unmanaged<AnyObject>.fromOpaque($0).release() }
+        #else
+            let created = pthread_key_create(&key) { pointer in
+                guard let pointer else { return }
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            }
+        #endif
+        self.key = created == 0 ? key : nil
+    }
+
+    /// Takes the calling thread's spare, if it has one.
+    func take() -> Object? {
+        guard let key, let pointer = pthread_getspecific(key) else { return nil }
+        pthread_setspecific(key, nil)
+        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// Keeps `object` as the calling thread's spare, unless it has one.
+    func keep(_ object: consuming Object) {
+        guard let key, pthread_getspecific(key) == nil else { return }
+        pthread_setspecific(key, Unmanaged.passRetained(object).toOpaque())
+    }
+}
