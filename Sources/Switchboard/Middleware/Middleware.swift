@@ -1,5 +1,3 @@
-import Foundation
-
 /// A step every message passes through before (and after) delivery.
 ///
 /// ```
