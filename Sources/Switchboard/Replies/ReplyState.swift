@@ -4,7 +4,7 @@ import Dispatch
 /// the caller outside it. Shared by the ``Reply`` handle, the deadline timer
 /// and the router; the caller's completion runs exactly once.
 final class ReplyState: @unchecked Sendable {
-    // `@unchecked`: `inner` is read and written only under this object's lock stripe.
+    // `@unchecked`: `state` is read and written only under this object's lock stripe.
     typealias Completion = @Sendable (Result<ReplyValue, RequestFailure>) -> Void
 
     private struct Inner {

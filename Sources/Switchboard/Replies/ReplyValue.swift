@@ -13,16 +13,12 @@ public struct ReplyValue: Sendable, CustomStringConvertible {
 
     /// Wraps a reply.
     public init(_ value: any Encodable & Sendable) {
-        box = ReplyValue.makeBox(value)
+        self.init(typed: value)
     }
 
     /// Wraps a reply of a known type (what ``Reply/succeed(_:)`` gives): no existential made.
     init<T: Encodable & Sendable>(typed value: consuming T) {
         box = TypedReplyBox(value)
-    }
-
-    private static func makeBox<T: Encodable & Sendable>(_ value: T) -> ReplyBox {
-        TypedReplyBox(value)
     }
 
     /// The empty reply (`null`), given to requests on channels that only have event handlers.
@@ -105,8 +101,7 @@ private final class TypedReplyBox<T: Encodable & Sendable>: ReplyBox, @unchecked
     }
 
     override func value<U>(as type: U.Type) -> U? {
-        // A box holding an existential (a value wrapped through `ReplyValue.init(_:)` as
-        // `any …`) still answers by the value's dynamic type.
+        // `T` is the value's own type (`ReplyValue.init(_:)` opens the existential it is given).
         value as? U
     }
 }
