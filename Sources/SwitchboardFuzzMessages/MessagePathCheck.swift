@@ -48,25 +48,11 @@ struct MessagePathCheck {
 
         // The CLI's path on one thread (`--no-read-ahead`), then read ahead on a second thread
         // (the default) on a fresh router: the same outcomes.
-        let options = WireSession.Options(maxLineBytes: MessagePathCheck.maxLineBytes)
-        var session = WireSession(router: MessagePathCheck.cli.router, options: options)
-        var collector = WireOutcomeCollector()
-        do {
-            try WirePipeline(readsAhead: false).run([.bytes(input)], session: &session, into: &collector)
-        } catch {
-            fuzzFail("the pipeline threw \(error) reading bytes in memory")
-        }
-        let outcomes = collector.outcomes
+        let (outcomes, summary) = routeThroughCLIPath(readsAhead: false)
         MessagePathCheck.cli.renew()
-        var aheadSession = WireSession(router: MessagePathCheck.cli.router, options: options)
-        var aheadCollector = WireOutcomeCollector()
-        do {
-            try WirePipeline(readsAhead: true).run([.bytes(input)], session: &aheadSession, into: &aheadCollector)
-        } catch {
-            fuzzFail("the pipeline threw \(error) reading bytes in memory ahead")
-        }
-        if aheadCollector.outcomes != outcomes {
-            fuzzFail("reading ahead gave \(aheadCollector.outcomes.count) outcomes unlike the \(outcomes.count) read inline")
+        let (aheadOutcomes, _) = routeThroughCLIPath(readsAhead: true)
+        if aheadOutcomes != outcomes {
+            fuzzFail("reading ahead gave \(aheadOutcomes.count) outcomes unlike the \(outcomes.count) read inline")
         }
 
         // One outcome per non-blank line, in order; an oversized line is one malformed outcome.
@@ -75,7 +61,7 @@ struct MessagePathCheck {
             fuzzFail(
                 "outcome lines \(outcomes.map(\.line)) for non-blank input lines \(messageLines.map(\.number))")
         }
-        checkSummary(session.summary, outcomes)
+        checkSummary(summary, outcomes)
         OutcomeLineCheck.check(outcomes)
 
         var paths = ReferencePaths()
@@ -87,6 +73,19 @@ struct MessagePathCheck {
         if DocumentCheck.applies(to: input) {
             DocumentCheck(input: input).run()
         }
+    }
+
+    /// The input through the CLI's pipeline and the `cli` router, as it is now.
+    func routeThroughCLIPath(readsAhead: Bool) -> ([WireOutcome], WireSummary) {
+        var session = WireSession(
+            router: MessagePathCheck.cli.router, options: WireSession.Options(maxLineBytes: MessagePathCheck.maxLineBytes))
+        var collector = WireOutcomeCollector()
+        do {
+            try WirePipeline(readsAhead: readsAhead).run([.bytes(input)], session: &session, into: &collector)
+        } catch {
+            fuzzFail("the pipeline threw \(error) reading bytes in memory (reading ahead: \(readsAhead))")
+        }
+        return (collector.outcomes, session.summary)
     }
 
     func checkSummary(_ summary: WireSummary, _ outcomes: [WireOutcome]) {
