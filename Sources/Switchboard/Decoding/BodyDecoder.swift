@@ -120,7 +120,7 @@ public struct BodyDecoder: Sendable {
         }
     }
 
-    static func member<T: Decodable, Decoder: FrontEnd>(
+    static func member<T: Decodable, Decoder: SourceDecoder>(
         _ type: T.Type,
         at key: String,
         of root: Decoder.Source.Value,
@@ -137,7 +137,8 @@ public struct BodyDecoder: Sendable {
             throw decoder.mismatch([String: Any].self, root, .root, .none)
         }
         let nameKey = MemberKey(key)
-        guard let value = Source.value(in: object, forKey: key) else {
+        var hint = 0
+        guard let value = Source.value(in: object, forKey: key, hint: &hint) else {
             if let optional, let none = optional.noneValue as? T { return none }
             throw DecodingError.keyNotFound(
                 nameKey,

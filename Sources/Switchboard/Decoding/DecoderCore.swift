@@ -1,24 +1,23 @@
 import Foundation
 
-// The decoding rules, generic over where values come from (see `DecodingSource`).
+// The decoding rules, generic over where values come from (see `BodySource`).
 //
 // Shape borrowed from swift-foundation's JSONDecoder: one decoder object per
-// decode, which is also the single-value container; struct keyed and unkeyed
-// containers; the coding path as a linked `DecodingPath`, turned into keys only for
-// errors; every `decodeIfPresent` overridden to do one lookup; String, Int,
+// decode, which is also the single-value container; keyed and unkeyed
+// containers; the coding path as a linked `DecodingPath`, turned into keys only
+// for errors; every `decodeIfPresent` overridden to do one lookup; String, Int,
 // Bool and Double decoded without going through `Decodable`.
 //
-// The rules live here once. The types that `Decodable` code talks to (the
-// `Decoder` and its containers) are thin front ends per source, in
-// `FoundationDecoder.swift` and `JSONValueDecoder.swift`: a protocol witness of
-// a type generic over the source would run unspecialised (every value access an
-// indirect, metadata-driven call), so each source gets concrete front ends that
-// call these generic rules with a concrete `Source`, which the optimiser
-// specialises. A third source adds its `DecodingSource` conformance and a copy
-// of the front ends with the source type replaced.
+// The rules live here once, and the `Decoder` and containers that `Decodable`
+// code calls live once, as protocol extensions (`SourceDecoder`,
+// `SourceKeyedContainer`, `SourceUnkeyedContainer`). Each source binds them to
+// concrete classes in a few lines (`DecoderBindings.swift`), so that the
+// protocol witnesses `Decodable` code calls are specialised for the source (a
+// witness of a type generic over the source would run unspecialised: every
+// value access an indirect, metadata-driven call).
 
 /// The state and rules of one decode of one tree.
-class DecoderCore<Source: DecodingSource> {
+class DecoderCore<Source: BodySource> {
     /// The value being decoded (changes while nested values decode).
     final var value: Source.Value
     /// Where `value` is.
@@ -283,7 +282,7 @@ class DecoderCore<Source: DecodingSource> {
     /// converts on a small thread stack. Errors name the same paths either way.
     final func jsonValue(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> JSONValue {
         if node.depth >= Self.recursionLevels { return try jsonValueIteratively(value, node, component) }
-        if let existing = Source.existingJSONValue(value) { return existing }
+        if let existing = existingJSONValue(value, node.appending(component)) { return existing }
         let kind = Source.classify(value)
         switch kind {
         case .array(let array):
@@ -330,7 +329,7 @@ class DecoderCore<Source: DecodingSource> {
     private final func jsonStart(
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep, key: String?
     ) throws -> JSONStart<Source> {
-        if let existing = Source.existingJSONValue(value) { return .done(existing) }
+        if let existing = existingJSONValue(value, node.appending(component)) { return .done(existing) }
         return try jsonStart(Source.classify(value), node, component, key: key)
     }
 
@@ -372,25 +371,32 @@ class DecoderCore<Source: DecodingSource> {
         }
     }
 
+    /// `value`, found at `node`, as a ``JSONValue`` in one step when the source can
+    /// make it so and it stays within the depth limit (the limit counts from `node`).
+    @inline(__always)
+    final func existingJSONValue(_ value: Source.Value, _ node: DecodingPath) -> JSONValue? {
+        Source.existingJSONValue(value, levels: options.maxDepth - node.depth)
+    }
+
     /// `value` as a `[String: JSONValue]`.
     final func jsonObject(
         _ value: Source.Value,
         _ node: DecodingPath,
         _ component: DecodingStep
     ) throws -> [String: JSONValue] {
-        if let existing = Source.existingJSONValue(value), case .object(let object) = existing {
+        let child = node.appending(component)
+        if let existing = existingJSONValue(value, child), case .object(let object) = existing {
             return object
         }
-        let child = node.appending(component)
         return try jsonMembers(objectContainer(value, child), child)
     }
 
     /// `value` as a `[JSONValue]`.
     final func jsonArray(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> [JSONValue] {
-        if let existing = Source.existingJSONValue(value), case .array(let array) = existing {
+        let child = node.appending(component)
+        if let existing = existingJSONValue(value, child), case .array(let array) = existing {
             return array
         }
-        let child = node.appending(component)
         return try jsonElements(arrayContainer(value, child), child)
     }
 
@@ -458,13 +464,13 @@ class DecoderCore<Source: DecodingSource> {
 }
 
 /// One step of ``DecoderCore/jsonValue(_:_:_:)``: a finished value, or a container to fill.
-enum JSONStart<Source: DecodingSource> {
+enum JSONStart<Source: BodySource> {
     case done(JSONValue)
     case open(JSONBuildFrame<Source>)
 }
 
 /// An array or object of the source being converted to a ``JSONValue``.
-final class JSONBuildFrame<Source: DecodingSource> {
+final class JSONBuildFrame<Source: BodySource> {
     /// Where the container is (its children's errors and depth are counted from here).
     let node: DecodingPath
     /// The container's key in its parent object, if its parent is an object.

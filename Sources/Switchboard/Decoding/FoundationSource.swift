@@ -11,7 +11,7 @@ import Foundation
 /// `NSNumber(1) as? Bool` succeeds and `true as? Int` is `1`, so the
 /// accessors look at the dynamic type (`Bool`, or the `CFBoolean` class that
 /// `NSNumber(value: true)` and `JSONSerialization` produce) before casting.
-enum FoundationSource: DecodingSource {
+enum FoundationSource: BodySource {
     typealias Value = Any
     typealias Object = [String: Any]
     typealias Array = [Any]
@@ -169,7 +169,7 @@ enum FoundationSource: DecodingSource {
     }
 
     @inline(__always)
-    static func value(in object: [String: Any], forKey key: String) -> Any? {
+    static func value(in object: [String: Any], forKey key: String, hint: inout Int) -> Any? {
         object[key]
     }
 
@@ -198,9 +198,11 @@ enum FoundationSource: DecodingSource {
     }
 
     @inline(__always)
-    static func existingJSONValue(_ value: Any) -> JSONValue? {
-        if type(of: value) == JSONValue.self { return value as? JSONValue }
-        return nil
+    static func existingJSONValue(_ value: Any, levels: Int) -> JSONValue? {
+        guard type(of: value) == JSONValue.self, let json = value as? JSONValue, json.nests(within: levels) else {
+            return nil
+        }
+        return json
     }
 }
 

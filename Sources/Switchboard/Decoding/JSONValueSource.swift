@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a ``JSONValue`` tree (what the JSON byte reader produces).
-enum JSONValueSource: DecodingSource {
+enum JSONValueSource: BodySource {
     typealias Value = JSONValue
     typealias Object = [String: JSONValue]
     typealias Array = [JSONValue]
@@ -56,7 +56,7 @@ enum JSONValueSource: DecodingSource {
     }
 
     @inline(__always)
-    static func value(in object: [String: JSONValue], forKey key: String) -> JSONValue? {
+    static func value(in object: [String: JSONValue], forKey key: String, hint: inout Int) -> JSONValue? {
         object[key]
     }
 
@@ -85,7 +85,7 @@ enum JSONValueSource: DecodingSource {
     }
 
     @inline(__always)
-    static func existingJSONValue(_ value: JSONValue) -> JSONValue? {
-        value
+    static func existingJSONValue(_ value: JSONValue, levels: Int) -> JSONValue? {
+        value.nests(within: levels) ? value : nil
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// One value on a ``JSONTape``: the tape and the entry's index.
 ///
-/// The reference is `unowned(unsafe)`: a decode holds the tape strongly for
-/// its whole run (``BodyDecoder/decode(_:fromTape:at:)``), so the values it
-/// hands around need no reference counting.
+/// The value owns its tape (a strong reference): a decoder or container that a
+/// user type keeps after `init(from:)` returns keeps the tape, so reading from
+/// it later is safe.
 struct TapeValue {
-    unowned(unsafe) let tape: JSONTape
+    let tape: JSONTape
     let index: Int
 
     @inline(__always)
@@ -39,7 +39,7 @@ final class TapeCursor {
 
 /// Reads a ``JSONTape`` (what the strict byte reader produces) in place: no
 /// `Any` boxes, no ``JSONValue`` tree; strings are made when a field asks.
-enum TapeSource: DecodingSource {
+enum TapeSource: BodySource {
     typealias Value = TapeValue
     typealias Object = TapeValue
     typealias Array = TapeArray
@@ -99,11 +99,15 @@ enum TapeSource: DecodingSource {
     }
 
     @inline(__always)
-    static func value(in object: TapeValue, forKey key: String) -> TapeValue? {
+    static func value(in object: TapeValue, forKey key: String, hint: inout Int) -> TapeValue? {
         var key = key
-        return key.withUTF8 { bytes in
-            object.tape.member(bytes, in: object.index, hint: nil).map { TapeValue(object.tape, $0) }
+        let tape = object.tape
+        let tried = hint
+        guard let found = key.withUTF8({ tape.member($0, in: object.index, hint: tried > 0 ? tried : nil) }) else {
+            return nil
         }
+        hint = tape.next(found)
+        return TapeValue(tape, found)
     }
 
     static func keys(of object: TapeValue) -> [String] {
@@ -162,8 +166,8 @@ enum TapeSource: DecodingSource {
     /// The tape converts a whole subtree to ``JSONValue`` directly, which is
     /// cheaper than member-by-member conversion through the decoder.
     @inline(__always)
-    static func existingJSONValue(_ value: TapeValue) -> JSONValue? {
-        value.tape.jsonValue(value.index)
+    static func existingJSONValue(_ value: TapeValue, levels: Int) -> JSONValue? {
+        value.tape.nests(value.index, within: levels) ? value.tape.jsonValue(value.index) : nil
     }
 }
 
@@ -171,48 +175,9 @@ extension BodyDecoder {
     /// Decodes `type` from the value at entry `index` of a tape, with the same
     /// rules as the other sources (the path starts at `body`).
     func decode<T: Decodable>(_ type: T.Type, fromTape tape: JSONTape, at index: Int) throws(BodyDecodingError) -> T {
-        if options.maxDepth > BodyDecoder.tapeFastPathDepth, let fast = TapeDecodableLookup.conformance(of: T.self) {
-            return try BodyDecoder.fastDecode(fast, as: T.self, tape: tape, index: index) {
-                () throws(BodyDecodingError) -> T in
-                try decodeWithDecodable(T.self, fromTape: tape, at: index)
-            }
-        }
-        return try decodeWithDecodable(T.self, fromTape: tape, at: index)
-    }
-
-    /// Decodes `type` from the tape through its `Decodable` conformance.
-    private func decodeWithDecodable<T: Decodable>(
-        _ type: T.Type, fromTape tape: JSONTape, at index: Int
-    ) throws(BodyDecodingError) -> T {
-        try withExtendedLifetime(tape) { () throws(BodyDecodingError) -> T in
-            let root = TapeValue(tape, index)
-            return try BodyDecoder.run {
-                try TapeDecoder(value: root, node: .root, options: options).decodeValue(T.self, root, .root, .none)
-            }
-        }
-    }
-
-    /// How deep a ``TapeDecodable`` conformance may open containers: the fast path
-    /// runs only under a larger `maxDepth`, where `Decodable` would not throw for depth either.
-    package static let tapeFastPathDepth = 8
-
-    /// `F` read off the tape by its ``TapeDecodable`` conformance, as a `T` (`F` is `T`);
-    /// `fallback` (the `Decodable` path) when the conformance does not take the body.
-    /// (No `Optional<T>` anywhere: for a `T` known only at run time it costs a metadata lookup.)
-    static func fastDecode<F: TapeDecodable, T>(
-        _ fast: F.Type, as type: T.Type, tape: JSONTape, index: Int,
-        fallback: () throws(BodyDecodingError) -> T
-    ) throws(BodyDecodingError) -> T {
-        guard F.self == T.self else { return try fallback() }
-        do {
-            let value = try withExtendedLifetime(tape) { () throws(TapeMiss) -> F in
-                var reader = try TapeObjectReader(tape: tape, index: index)
-                return try F(tape: &reader)
-            }
-            // `F` and `T` are the same type (checked above): this reinterprets nothing.
-            return unsafeBitCast(value, to: T.self)
-        } catch {
-            return try fallback()
+        let root = TapeValue(tape, index)
+        return try BodyDecoder.run {
+            try TapeDecoder(value: root, node: .root, options: options).decodeValue(T.self, root, .root, .none)
         }
     }
 
@@ -221,68 +186,9 @@ extension BodyDecoder {
     func decode<T: Decodable>(
         _ type: T.Type, fromTape tape: JSONTape, at index: Int, member key: String
     ) throws(BodyDecodingError) -> T {
-        try withExtendedLifetime(tape) { () throws(BodyDecodingError) -> T in
-            let root = TapeValue(tape, index)
-            return try BodyDecoder.run {
-                try BodyDecoder.member(T.self, at: key, of: root, decoder: TapeDecoder.self, options: options)
-            }
+        let root = TapeValue(tape, index)
+        return try BodyDecoder.run {
+            try BodyDecoder.member(T.self, at: key, of: root, decoder: TapeDecoder.self, options: options)
         }
-    }
-}
-
-/// Which decoded types have a ``TapeDecodable`` conformance, remembered per thread:
-/// asking the runtime (`T.self as? any TapeDecodable.Type`) costs a conformance lookup
-/// of several hundred instructions on every body. A small direct-mapped table keyed by
-/// the type's identity; a slot taken by another type is simply asked again.
-final class TapeDecodableLookup {
-    private struct Slot {
-        var key: ObjectIdentifier?
-        var type: (any TapeDecodable.Type)?
-    }
-
-    private static let slotCount = 16
-    private let slots: UnsafeMutablePointer<Slot>
-
-    private init() {
-        slots = .allocate(capacity: TapeDecodableLookup.slotCount)
-        slots.initialize(repeating: Slot(), count: TapeDecodableLookup.slotCount)
-    }
-
-    deinit {
-        slots.deinitialize(count: TapeDecodableLookup.slotCount)
-        slots.deallocate()
-    }
-
-    /// `T`'s conformance to ``TapeDecodable``, if it has one.
-    static func conformance<T>(of type: T.Type) -> (any TapeDecodable.Type)? {
-        let lookup = current()
-        let key = ObjectIdentifier(type)
-        let slot = lookup.slots + Int(truncatingIfNeeded: UInt(bitPattern: key) >> 4) & (slotCount - 1)
-        if slot.pointee.key == key { return slot.pointee.type }
-        let found = type as? any TapeDecodable.Type
-        slot.pointee = Slot(key: key, type: found)
-        return found
-    }
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-            Unmanaged<TapeDecodableLookup>.fromOpaque(pointer).release()
-            #else
-            if let pointer { Unmanaged<TapeDecodableLookup>.fromOpaque(pointer).release() }
-            #endif
-        }
-        return key
-    }()
-
-    /// This thread's table (the thread keeps it until it exits).
-    private static func current() -> TapeDecodableLookup {
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<TapeDecodableLookup>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let lookup = TapeDecodableLookup()
-        pthread_setspecific(key, Unmanaged.passRetained(lookup).toOpaque())
-        return lookup
     }
 }

@@ -58,31 +58,13 @@ public struct BodyEncoder: Sendable {
     }
 
     /// Encodes `value` as JSON into `writer`, as one value (after a key, in an array, or at top level).
-    ///
-    /// A value that adopts ``JSONWritable`` writes itself.
     /// - Parameters:
     ///   - value: the value.
     ///   - writer: the writer to append to; left unchanged when encoding fails.
     /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
     public func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
-        // The type is asked, not the value: `value as? any JSONWritable` would copy the value
-        // into a new existential (a heap box for a larger struct, and a retain per reference in it).
-        // `type(of:)`: an instance of a subclass that conforms writes itself, as with `as?`.
-        if let writable = type(of: value) as? any JSONWritable.Type {
-            BodyEncoder.write(value, as: writable, into: &writer)
-            return
-        }
         let node = try encodeNode(value)
         node.write(to: &writer)
-    }
-
-    /// Writes `value` through the ``JSONWritable`` conformance of its type `W` (which is `T`), in place.
-    private static func write<T, W: JSONWritable>(_ value: T, as type: W.Type, into writer: inout JSONWriter) {
-        withUnsafePointer(to: value) { pointer in
-            // `W` is the value's own type (`T`, or for a class, the instance's class, whose
-            // reference has the same layout): the same value, read where it is.
-            UnsafeRawPointer(pointer).assumingMemoryBound(to: W.self).pointee.writeJSON(to: &writer)
-        }
     }
 
     /// Encodes `value` to a ``JSONValue``.

@@ -248,6 +248,33 @@ package final class JSONTape: @unchecked Sendable {
         return true
     }
 
+    /// Whether the value at `index` nests at most `levels` arrays and objects
+    /// deep (a scalar 0, `[]` 1, `[[1]]` 2), as ``JSONValue/nests(within:)``.
+    package func nests(_ index: Int, within levels: Int) -> Bool {
+        let root = entries[index]
+        guard root.kind >= Kind.array.rawValue else { return true }
+        guard levels > 0 else { return false }
+        if root.flags & Flags.flat != 0 { return true }
+        // The ends of the open containers, innermost last (the root's is first).
+        var ends = [Int(root.length)]
+        var entry = index + 1
+        while entry < Int(root.length) {
+            while let end = ends.last, entry >= end { ends.removeLast() }
+            let current = entries[entry]
+            if current.kind >= Kind.array.rawValue {
+                guard ends.count < levels else { return false }
+                if current.flags & Flags.flat == 0 {
+                    ends.append(Int(current.length))
+                } else {
+                    entry = Int(current.length)
+                    continue
+                }
+            }
+            entry += 1
+        }
+        return true
+    }
+
     /// The value at `index` as a ``JSONValue``.
     package func jsonValue(_ index: Int) -> JSONValue {
         switch kind(index) {

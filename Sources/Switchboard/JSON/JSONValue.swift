@@ -18,6 +18,38 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 }
 
+extension JSONValue {
+    /// Whether the value nests at most `levels` arrays and objects deep (a scalar
+    /// nests 0 deep, `[]` 1, `[[1]]` 2). Walks without recursion and stops at the
+    /// first container one level too deep.
+    package func nests(within levels: Int) -> Bool {
+        switch self {
+        case .array, .object: break
+        default: return true
+        }
+        var pending: [(value: JSONValue, depth: Int)] = [(self, 0)]
+        while let (value, depth) = pending.popLast() {
+            switch value {
+            case .array(let elements):
+                guard depth < levels else { return false }
+                for element in elements {
+                    if case .array = element { pending.append((element, depth + 1)) }
+                    if case .object = element { pending.append((element, depth + 1)) }
+                }
+            case .object(let members):
+                guard depth < levels else { return false }
+                for member in members.values {
+                    if case .array = member { pending.append((member, depth + 1)) }
+                    if case .object = member { pending.append((member, depth + 1)) }
+                }
+            default:
+                continue
+            }
+        }
+        return true
+    }
+}
+
 extension JSONValue: CustomStringConvertible {
     /// The value as compact JSON text, object keys in ascending order (`{"a":[1,true]}`).
     ///

@@ -25,21 +25,6 @@ public final class Cart: Sendable {
         var lines: [CartLine] = []
         var nextLine = 1
         var offers: [ProductCartOffer] = []
-        /// The JSON text of each offer in `offers` (same index), written the first time a
-        /// cart holding it is replied; empty until then. Replies copy it instead of writing
-        /// every offer again (``ProductCart/offersJSON``).
-        var offersJSON: [[UInt8]] = []
-        /// Where offers are written, reused.
-        var writer = JSONWriter(capacity: 1024)
-
-        /// Writes the JSON text of the offers in `offers` that have none in `json` yet.
-        static func writeMissing(_ offers: [ProductCartOffer], into json: inout [[UInt8]], writer: inout JSONWriter) {
-            for index in offers.indices where json[index].isEmpty {
-                writer.reset()
-                offers[index].writeJSON(to: &writer)
-                json[index] = writer.bytes
-            }
-        }
     }
 
     private let state = Locked(State())
@@ -133,56 +118,37 @@ public final class Cart: Sendable {
         let result = state.withLock { state -> Result<ProductCart, CartError> in
             // Changed in place (taken out of the state, so not copied offer by offer), and changed back on failure.
             var offers = state.offers
-            var offersJSON = state.offersJSON
             state.offers = []
-            state.offersJSON = []
-            defer {
-                state.offers = offers
-                state.offersJSON = offersJSON
-            }
+            defer { state.offers = offers }
             enum Undo {
                 case none
-                case reinsert(ProductCartOffer, [UInt8], at: Int)
-                case restore(ProductCartOffer, [UInt8], at: Int)
+                case reinsert(ProductCartOffer, at: Int)
+                case restore(ProductCartOffer, at: Int)
                 case removeLast
             }
             let undo: Undo
             if let index = offers.indices.first(where: { offers[$0].offerId == offer.offerId }) {
                 if offer.quantity == 0 {
-                    undo = .reinsert(offers.remove(at: index), offersJSON.remove(at: index), at: index)
+                    undo = .reinsert(offers.remove(at: index), at: index)
                 } else {
                     // Swapped, not copied: the old offer moves into the undo record.
                     var old = offer
-                    var oldJSON: [UInt8] = []
                     swap(&old, &offers[index])
-                    swap(&oldJSON, &offersJSON[index])
-                    undo = .restore(old, oldJSON, at: index)
+                    undo = .restore(old, at: index)
                 }
             } else if offer.quantity > 0 {
                 offers.append(offer)
-                offersJSON.append([])
                 undo = .removeLast
             } else {
                 undo = .none
             }
-            var cart = Cart.productCart(of: offers)
-            switch cart {
-            case .success(var product):
-                State.writeMissing(offers, into: &offersJSON, writer: &state.writer)
-                product.offersJSON = offersJSON
-                cart = .success(product)
-            case .failure:
+            let cart = Cart.productCart(of: offers)
+            if case .failure = cart {
                 switch undo {
                 case .none: break
-                case .reinsert(let old, let json, let index):
-                    offers.insert(old, at: index)
-                    offersJSON.insert(json, at: index)
-                case .restore(let old, let json, let index):
-                    offers[index] = old
-                    offersJSON[index] = json
-                case .removeLast:
-                    offers.removeLast()
-                    offersJSON.removeLast()
+                case .reinsert(let old, let index): offers.insert(old, at: index)
+                case .restore(let old, let index): offers[index] = old
+                case .removeLast: offers.removeLast()
                 }
             }
             return cart
@@ -194,15 +160,7 @@ public final class Cart: Sendable {
     /// - Throws: ``CartError`` when the totals cannot be computed (never for a
     ///   cart changed only through ``update(_:)``).
     public func productCart() throws(CartError) -> ProductCart {
-        try state.withLock { state -> Result<ProductCart, CartError> in
-            var cart = Cart.productCart(of: state.offers)
-            if case .success(var product) = cart {
-                State.writeMissing(state.offers, into: &state.offersJSON, writer: &state.writer)
-                product.offersJSON = state.offersJSON
-                cart = .success(product)
-            }
-            return cart
-        }.get()
+        try state.withLock { state in Cart.productCart(of: state.offers) }.get()
     }
 
     /// Empties the cart: lines and offers. Line IDs keep counting.
@@ -210,7 +168,6 @@ public final class Cart: Sendable {
         state.withLock { state in
             state.lines = []
             state.offers = []
-            state.offersJSON = []
         }
     }
 

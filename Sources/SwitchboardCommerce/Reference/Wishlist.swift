@@ -8,12 +8,6 @@ import Switchboard
 public final class Wishlist: Sendable {
     private struct State {
         var entries: [WishlistEntry] = []
-        /// The JSON text of each entry in `entries` (same index), written the first time a
-        /// state holding it is replied; empty until then. Replies copy it instead of writing
-        /// every entry again (``WishlistState/entriesJSON``).
-        var entriesJSON: [[UInt8]] = []
-        /// Where entries are written, reused.
-        var writer = JSONWriter(capacity: 1024)
     }
 
     private let state = Locked(State())
@@ -28,16 +22,7 @@ public final class Wishlist: Sendable {
 
     /// The entries, as `wishlistGetState` replies them.
     public var snapshot: WishlistState {
-        state.withLock { state in
-            for index in state.entries.indices where state.entriesJSON[index].isEmpty {
-                state.writer.reset()
-                state.entries[index].writeJSON(to: &state.writer)
-                state.entriesJSON[index] = state.writer.bytes
-            }
-            var snapshot = WishlistState(entries: state.entries)
-            snapshot.entriesJSON = state.entriesJSON
-            return snapshot
-        }
+        WishlistState(entries: state.withLock { $0.entries })
     }
 
     /// Whether the entry with `id` is on the wishlist.
@@ -57,14 +42,11 @@ public final class Wishlist: Sendable {
                     id: update.id, title: update.title, price: update.price, customData: update.customData)
                 if let index {
                     state.entries[index] = entry
-                    state.entriesJSON[index] = []
                 } else {
                     state.entries.append(entry)
-                    state.entriesJSON.append([])
                 }
             } else if let index {
                 state.entries.remove(at: index)
-                state.entriesJSON.remove(at: index)
             }
             return state.entries
         }

@@ -27,30 +27,10 @@ public struct WishlistEntry: Codable, Hashable, Sendable {
 /// ```
 public struct WishlistState: Codable, Hashable, Sendable {
     /// The entries, in the order they were first added.
-    public var entries: [WishlistEntry] {
-        didSet { entriesJSON = nil }
-    }
-    /// The JSON text of each of ``entries`` (same order), as ``WishlistEntry/writeJSON(to:)``
-    /// writes it, when the reference ``Wishlist`` made this value; `nil` otherwise, and after
-    /// any change to ``entries``. Not part of the value: not encoded, compared or hashed.
-    var entriesJSON: [[UInt8]]? = nil
-
-    enum CodingKeys: String, CodingKey {
-        case entries
-    }
+    public var entries: [WishlistEntry]
 
     /// Creates a state.
     public init(entries: [WishlistEntry]) {
         self.entries = entries
-    }
-
-    /// Whether the two states hold the same entries.
-    public static func == (lhs: WishlistState, rhs: WishlistState) -> Bool {
-        lhs.entries == rhs.entries
-    }
-
-    /// Hashes the entries.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(entries)
     }
 }

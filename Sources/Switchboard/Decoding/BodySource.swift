@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where the decoder reads values from.
+///
+/// The decoding rules (exact types, number ranges, null versus missing, error
+/// texts, depth) live once, in ``DecoderCore`` and the front end
+/// (``SourceDecoder``, ``SourceKeyedContainer``, ``SourceUnkeyedContainer``);
+/// a source only answers "what is this value?" questions about its own
+/// representation. Three sources exist: ``FoundationSource`` (`Any` trees from
+/// `JSONSerialization`, `WKScriptMessage.body` or hand-built dictionaries),
+/// ``JSONValueSource``, and ``TapeSource`` (JSON bytes as the strict scanner
+/// parsed them). A source's values own what they refer to: a `Decoder` or a
+/// container a user type keeps stays valid after the decode returns.
+///
+/// Every accessor is exact: `bool` answers only for booleans, `number` only for
+/// numbers (never for booleans), `string` only for strings.
+protocol BodySource {
+    /// One value of the tree.
+    associatedtype Value
+    /// An object (string keys).
+    associatedtype Object
+    /// An array.
+    associatedtype Array
+
+    /// The null value (what a missing `super` key decodes from).
+    static var null: Value { get }
+    /// Whether `value` is null (`NSNull`, `nil`, `.null`).
+    static func isNull(_ value: Value) -> Bool
+    /// `value` when it is a string.
+    static func string(_ value: Value) -> String?
+    /// `value` when it is a boolean (never for a number).
+    static func bool(_ value: Value) -> Bool?
+    /// `value` when it is a number (never for a boolean).
+    static func number(_ value: Value) -> BodyNumber?
+    /// `value` when it is an object.
+    static func object(_ value: Value) -> Object?
+    /// `value` when it is an array.
+    static func array(_ value: Value) -> Array?
+    /// What `value` is, for error messages and for the conversions that accept several kinds.
+    static func classify(_ value: Value) -> SourceKind<Self>
+
+    /// The member of `object` named `key`, if present (a present null is not `nil`).
+    ///
+    /// `hint` belongs to the container asking, starts at 0, and is the source's to
+    /// use (the tape tries the member after the last one found first, as synthesised
+    /// `init(from:)` asks in declaration order); the other sources ignore it.
+    static func value(in object: Object, forKey key: String, hint: inout Int) -> Value?
+    /// The member names of `object`.
+    static func keys(of object: Object) -> [String]
+    /// The number of members of `object`.
+    static func count(of object: Object) -> Int
+    /// Calls `body` with every member of `object`.
+    static func forEachMember(of object: Object, _ body: (String, Value) throws -> Void) rethrows
+    /// The number of elements of `array`.
+    static func count(of array: Array) -> Int
+    /// The element of `array` at `index` (`0 ..< count`).
+    static func element(of array: Array, at index: Int) -> Value
+
+    /// `value` as a ``JSONValue`` in one step, when the source can make it cheaply
+    /// (it holds ``JSONValue``s, or converts a whole subtree at once) and it nests
+    /// at most `levels` arrays and objects deep; `nil` to convert member by member
+    /// (which finds the exact path of a value nested too deep).
+    static func existingJSONValue(_ value: Value, levels: Int) -> JSONValue?
+}
+
+/// What a source value is.
+enum SourceKind<Source: BodySource> {
+    case null
+    case bool(Bool)
+    case number(BodyNumber)
+    case string(String)
+    case array(Source.Array)
+    case object(Source.Object)
+    /// A date object (`NSDate`, `Date`) in a Foundation tree.
+    case date(Date)
+    /// A URL object in a Foundation tree.
+    case url(URL)
+    /// Anything else (not JSON).
+    case other(any Any.Type)
+
+    /// The words for what was found, as in
+    /// `Expected to decode String but found a number instead.` Foundation's
+    /// `JSONDecoder` says `found number` / `found bool`; we add the article so the
+    /// message reads as a sentence, and otherwise keep its vocabulary.
+    var phrase: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a bool"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "a dictionary"
+        case .date: return "a date"
+        case .url: return "a URL"
+        case .other(let type): return "a value of type \(type)"
+        }
+    }
+}

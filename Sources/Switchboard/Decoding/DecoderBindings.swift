@@ -1,0 +1,93 @@
+import Foundation
+
+// The one decoder front end (`SourceDecoder`, `SourceKeyedContainer`,
+// `SourceUnkeyedContainer`) bound to each source. These classes add nothing but
+// the source type and their stored fields: the witnesses `Decodable` code calls
+// come from the protocol extensions, specialised here for the concrete source.
+
+/// The decoder for one decode of a Foundation tree (`Any`).
+final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
+    typealias Source = FoundationSource
+    typealias Unkeyed = FoundationUnkeyedContainer
+    var core: DecoderCore<FoundationSource> { self }
+
+    func keyedContainer<Key: CodingKey>(
+        _ object: [String: Any], _ node: DecodingPath, keyedBy type: Key.Type
+    ) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(FoundationKeyedContainer<Key>(decoder: self, object: object, node: node))
+    }
+}
+
+/// The decoder for one decode of a ``JSONValue``.
+final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
+    typealias Source = JSONValueSource
+    typealias Unkeyed = JSONValueUnkeyedContainer
+    var core: DecoderCore<JSONValueSource> { self }
+
+    func keyedContainer<Key: CodingKey>(
+        _ object: [String: JSONValue], _ node: DecodingPath, keyedBy type: Key.Type
+    ) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(JSONValueKeyedContainer<Key>(decoder: self, object: object, node: node))
+    }
+}
+
+/// The decoder for one decode of JSON bytes, as the scanner parsed them.
+final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
+    typealias Source = TapeSource
+    typealias Unkeyed = TapeUnkeyedContainer
+    var core: DecoderCore<TapeSource> { self }
+
+    func keyedContainer<Key: CodingKey>(
+        _ object: TapeValue, _ node: DecodingPath, keyedBy type: Key.Type
+    ) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: object, node: node))
+    }
+}
+
+/// Stored fields of a keyed container (the behaviour is ``SourceKeyedContainer``'s).
+class KeyedContainerFields<Owner: SourceDecoder> {
+    final let decoder: Owner
+    final let object: Owner.Source.Object
+    final let node: DecodingPath
+    final var hint = 0
+
+    init(decoder: Owner, object: Owner.Source.Object, node: DecodingPath) {
+        self.decoder = decoder
+        self.object = object
+        self.node = node
+    }
+}
+
+/// The keyed container of a Foundation tree object.
+final class FoundationKeyedContainer<Key: CodingKey>: KeyedContainerFields<FoundationDecoder>, SourceKeyedContainer {}
+
+/// The keyed container of a ``JSONValue`` object.
+final class JSONValueKeyedContainer<Key: CodingKey>: KeyedContainerFields<JSONValueDecoder>, SourceKeyedContainer {}
+
+/// The keyed container of an object in JSON bytes.
+final class TapeKeyedContainer<Key: CodingKey>: KeyedContainerFields<TapeDecoder>, SourceKeyedContainer {}
+
+/// Stored fields of an unkeyed container (the behaviour is ``SourceUnkeyedContainer``'s).
+class UnkeyedContainerFields<Owner: SourceDecoder> {
+    final let decoder: Owner
+    final let array: Owner.Source.Array
+    final let node: DecodingPath
+    final let total: Int
+    final var currentIndex = 0
+
+    init(decoder: Owner, array: Owner.Source.Array, node: DecodingPath) {
+        self.decoder = decoder
+        self.array = array
+        self.node = node
+        self.total = Owner.Source.count(of: array)
+    }
+}
+
+/// The unkeyed container of a Foundation tree array.
+final class FoundationUnkeyedContainer: UnkeyedContainerFields<FoundationDecoder>, SourceUnkeyedContainer {}
+
+/// The unkeyed container of a ``JSONValue`` array.
+final class JSONValueUnkeyedContainer: UnkeyedContainerFields<JSONValueDecoder>, SourceUnkeyedContainer {}
+
+/// The unkeyed container of an array in JSON bytes.
+final class TapeUnkeyedContainer: UnkeyedContainerFields<TapeDecoder>, SourceUnkeyedContainer {}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// The `Decoder` of one decode, over any ``BodySource``; also its single-value container.
+///
+/// This is the one decoder front end: everything a `Decodable` type calls is
+/// implemented once, in the extension below, on top of the rules in
+/// ``DecoderCore``. A source binds it to a concrete class (`DecoderBindings.swift`:
+/// a subclass of `DecoderCore<Source>` that adopts this protocol and names its
+/// container types), so the witnesses `Decodable` code calls are specialised for
+/// that source.
+///
+/// Everything a decoder or container holds is owned (the source's values keep
+/// their storage alive): a type that keeps its decoder or a container after
+/// `init(from:)` returns can go on using it safely.
+protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
+    associatedtype Source: BodySource
+    associatedtype Unkeyed: SourceUnkeyedContainer where Unkeyed.Owner == Self
+
+    /// Creates the decoder for `value`, found at `node`.
+    init(value: Source.Value, node: DecodingPath, options: DecodingOptions)
+    /// The rules and the current value (this decoder itself).
+    var core: DecoderCore<Source> { get }
+    /// A keyed container of this source over `object`, at `node`.
+    func keyedContainer<Key: CodingKey>(
+        _ object: Source.Object, _ node: DecodingPath, keyedBy type: Key.Type
+    ) -> KeyedDecodingContainer<Key>
+}
+
+extension SourceDecoder {
+    var codingPath: [any CodingKey] { core.node.codingPath }
+
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let core = self.core
+        return keyedContainer(try core.objectContainer(core.value, core.node), core.node, keyedBy: Key.self)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let core = self.core
+        return Unkeyed(decoder: self, array: try core.arrayContainer(core.value, core.node), node: core.node)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+
+    func decodeNil() -> Bool {
+        Source.isNull(core.value)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try core.decodeBool(core.value, core.node, .none)
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        try core.decodeString(core.value, core.node, .none)
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        try core.decodeDouble(core.value, core.node, .none)
+    }
+
+    func decode(_ type: Float.Type) throws -> Float {
+        try core.decodeFloat(core.value, core.node, .none)
+    }
+
+    func decode(_ type: Int.Type) throws -> Int { try integer(Int.self) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(Int32.self) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(Int64.self) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        try core.decodeInteger(T.self, core.value, core.node, .none)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decodeValue(T.self, core.value, core.node, .none)
+    }
+
+    /// Decodes `T` from `value`, found at `component` below `node`.
+    @inline(__always)
+    func decodeValue<T: Decodable>(
+        _ type: T.Type,
+        _ value: Source.Value,
+        _ node: DecodingPath,
+        _ component: DecodingStep
+    ) throws -> T {
+        // Only the special types go through `decodeSpecial`: its `T?` result costs a
+        // runtime metadata lookup per call for a `T` the optimiser cannot see.
+        if DecoderCore<Source>.isSpecial(T.self) { return try decodeSpecialValue(T.self, value, node, component) }
+        return try decodeStructured(T.self, value, node, component)
+    }
+
+    /// Decodes one of the types ``DecoderCore/isSpecial(_:)`` names.
+    @inline(never)
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type,
+        _ value: Source.Value,
+        _ node: DecodingPath,
+        _ component: DecodingStep
+    ) throws -> T {
+        if let special = try core.decodeSpecial(T.self, value, node, component) { return special }
+        return try decodeStructured(T.self, value, node, component)
+    }
+
+    /// Decodes `T` through its own `init(from:)`, with this decoder moved to `value`.
+    @inline(__always)
+    func decodeStructured<T: Decodable>(
+        _ type: T.Type,
+        _ value: Source.Value,
+        _ node: DecodingPath,
+        _ component: DecodingStep
+    ) throws -> T {
+        let core = self.core
+        let child = node.appending(component)
+        let savedValue = core.value
+        let savedNode = core.node
+        core.value = value
+        core.node = child
+        defer {
+            core.value = savedValue
+            core.node = savedNode
+        }
+        do {
+            return try T(from: self)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: child.codingPath, debugDescription: "\(error)", underlyingError: error)
+            )
+        }
+    }
+
+    /// A decoder of its own for `value` at `node` (`superDecoder()`).
+    func superDecoder(_ value: Source.Value, _ node: DecodingPath) -> any Decoder {
+        Self(value: value, node: node, options: core.options)
+    }
+}
