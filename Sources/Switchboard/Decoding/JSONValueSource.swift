@@ -86,6 +86,8 @@ enum JSONValueSource: BodySource {
 
     @inline(__always)
     static func existingJSONValue(_ value: JSONValue, levels: Int) -> JSONValue? {
-        value.nests(within: levels) ? value : nil
+        // Not `cond ? value : nil`: `JSONValue` is `ExpressibleByNilLiteral`, so that `nil` is `.null`.
+        guard value.nests(within: levels) else { return nil }
+        return value
     }
 }

@@ -167,7 +167,8 @@ enum TapeSource: BodySource {
     /// cheaper than member-by-member conversion through the decoder.
     @inline(__always)
     static func existingJSONValue(_ value: TapeValue, levels: Int) -> JSONValue? {
-        value.tape.nests(value.index, within: levels) ? value.tape.jsonValue(value.index) : nil
+        guard value.tape.nests(value.index, within: levels) else { return nil }
+        return value.tape.jsonValue(value.index)
     }
 }
 

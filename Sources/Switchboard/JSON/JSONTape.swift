@@ -254,7 +254,8 @@ package final class JSONTape: @unchecked Sendable {
         let root = entries[index]
         guard root.kind >= Kind.array.rawValue else { return true }
         guard levels > 0 else { return false }
-        if root.flags & Flags.flat != 0 { return true }
+        // (A `flat` container may still hold empty containers: one entry each, one level more.)
+        if levels >= 2, root.flags & Flags.flat != 0 { return true }
         // The ends of the open containers, innermost last (the root's is first).
         var ends = [Int(root.length)]
         var entry = index + 1
@@ -263,12 +264,7 @@ package final class JSONTape: @unchecked Sendable {
             let current = entries[entry]
             if current.kind >= Kind.array.rawValue {
                 guard ends.count < levels else { return false }
-                if current.flags & Flags.flat == 0 {
-                    ends.append(Int(current.length))
-                } else {
-                    entry = Int(current.length)
-                    continue
-                }
+                ends.append(Int(current.length))
             }
             entry += 1
         }
