@@ -63,6 +63,13 @@ public struct BodyEncoder: Sendable {
     ///   - writer: the writer to append to; left unchanged when encoding fails.
     /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
     public func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
+        // Streamed straight into bytes when the value encodes the usual way (`StreamEncoder.swift`);
+        // otherwise through the tree, which gives the same bytes or the error with its path.
+        let sink = StreamSink(escapesLineSeparators: writer.escapesLineSeparators)
+        if (try? sink.write(value)) != nil, !sink.failed {
+            sink.writer.withUnsafeBytes { bytes in writer.writeRaw(bytes.assumingMemoryBound(to: UInt8.self)) }
+            return
+        }
         let node = try encodeNode(value)
         node.write(to: &writer)
     }
