@@ -49,7 +49,9 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     final let decoder: Owner
     final let object: Owner.Source.Object
     final let node: DecodingPath
-    final var hint = 0
+    /// Unchecked: only ``SourceKeyedContainer/lookup(_:)`` touches it, for the length of a
+    /// source's lookup, which runs no user code.
+    @exclusivity(unchecked) final var hint = 0
 
     init(decoder: Owner, object: Owner.Source.Object, node: DecodingPath) {
         self.decoder = decoder
@@ -73,7 +75,8 @@ class UnkeyedContainerFields<Owner: SourceDecoder> {
     final let array: Owner.Source.Array
     final let node: DecodingPath
     final let total: Int
-    final var currentIndex = 0
+    /// Unchecked: read and advanced by ``SourceUnkeyedContainer`` outside any user code.
+    @exclusivity(unchecked) final var currentIndex = 0
 
     init(decoder: Owner, array: Owner.Source.Array, node: DecodingPath) {
         self.decoder = decoder

@@ -18,10 +18,15 @@ import Foundation
 
 /// The state and rules of one decode of one tree.
 class DecoderCore<Source: BodySource> {
+    // `@exclusivity(unchecked)`: `value` and `node` are read and written in short
+    // accesses by the decoder's own code; a type's `init(from:)` runs between them
+    // (`decodeStructured` sets them, calls it, and sets them back), never inside
+    // one, so no two accesses overlap, and the run-time checks are pure cost.
+
     /// The value being decoded (changes while nested values decode).
-    final var value: Source.Value
+    @exclusivity(unchecked) final var value: Source.Value
     /// Where `value` is.
-    final var node: DecodingPath
+    @exclusivity(unchecked) final var node: DecodingPath
     final let options: DecodingOptions
 
     init(value: Source.Value, node: DecodingPath, options: DecodingOptions) {
