@@ -9,7 +9,9 @@ import Switchboard
 // walker that uses every container API, strictly and leniently, with a depth
 // limit taken from the input. Whatever decodes is round-tripped through
 // `BodyEncoder` (to a Foundation tree, and to bytes read back by the strict
-// `JSONReader`) and must decode to the same value.
+// `JSONReader`) and must decode to the same value. The three sources of the one
+// decoder (the Foundation tree, its `JSONValue`, and the JSON bytes of that value)
+// must give the same value or the same error.
 //
 // Nothing here may crash on any input; a broken property is reported and the
 // process aborts, which is how libFuzzer learns about it.
@@ -254,6 +256,28 @@ struct FuzzContext {
             fuzzFail("\(T.self)\(at): the tree decodes as \(a), its JSONValue \(json) does not: \(error)", tree: tree)
         case (nil, .success(let b)):
             fuzzFail("\(T.self)\(at): the tree does not decode, its JSONValue \(json) decodes as \(b)", tree: tree)
+        }
+        // The third source, JSON bytes (the CLI's and `MessageBody(jsonBytes:)`'s): the same value or the same error.
+        var writer = JSONWriter()
+        writer.write(json)
+        guard let body = try? MessageBody(jsonBytes: writer.bytes, maxDepth: 1_000_000, maxBytes: .max) else {
+            fuzzFail("\(T.self): the bytes of \(json) do not read back", tree: tree)
+        }
+        let fromBytes = Result { () throws(BodyDecodingError) -> T in
+            if let key { return try body.decode(T.self, at: key, options: strict) }
+            return try body.decode(T.self, options: strict)
+        }
+        switch (fromJSON, fromBytes) {
+        case (.success(let a), .success(let b)):
+            if a != b && !containsNaN(a) {
+                fuzzFail("\(T.self)\(at): the JSONValue decodes as \(a), its bytes as \(b)", tree: tree)
+            }
+        case (.failure(let a), .failure(let b)):
+            if a.description != b.description {
+                fuzzFail("\(T.self)\(at): the JSONValue fails with \(a), its bytes with \(b)", tree: tree)
+            }
+        default:
+            fuzzFail("\(T.self)\(at): the JSONValue gives \(fromJSON), its bytes \(fromBytes)", tree: tree)
         }
     }
 
