@@ -66,6 +66,7 @@ public struct BodyEncoder: Sendable {
         // Streamed straight into bytes when the value encodes the usual way (`StreamEncoder.swift`);
         // otherwise through the tree, which gives the same bytes or the error with its path.
         let sink = StreamSink(escapesLineSeparators: writer.escapesLineSeparators)
+        defer { sink.finished = true }
         if (try? sink.write(value)) != nil, !sink.failed {
             sink.writer.withUnsafeBytes { bytes in writer.writeRaw(bytes.assumingMemoryBound(to: UInt8.self)) }
             return

@@ -28,6 +28,9 @@ final class StreamSink {
     @exclusivity(unchecked) var keyStarts: [Int] = []
     /// Set where the `Encoder` API cannot throw; the encode is redone through the tree.
     @exclusivity(unchecked) var failed = false
+    /// Set once the encode is over: an encoder or container a value kept is still safe
+    /// to use, and what it writes goes nowhere (as with the tree encoder).
+    @exclusivity(unchecked) var finished = false
 
     init(escapesLineSeparators: Bool) {
         writer = JSONWriter(capacity: 512, escapesLineSeparators: escapesLineSeparators)
@@ -51,6 +54,7 @@ final class StreamSink {
     /// (`level` open containers below it); throws when the stream cannot follow.
     @inline(__always)
     func key(_ key: String, level: Int) throws {
+        if finished { return }
         guard open.count == level + 1, let start = keyStarts.last else { throw giveUp() }
         var index = start
         while index < keys.count {
@@ -64,6 +68,7 @@ final class StreamSink {
     /// Checks that the container at `level` is the innermost one.
     @inline(__always)
     func element(level: Int) throws {
+        if finished { return }
         guard open.count == level + 1 else { throw giveUp() }
     }
 
@@ -158,6 +163,7 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
     /// Checks that this encoder may write its one value now.
     @inline(__always)
     private func single() throws {
+        if sink.finished { return }
         guard use() else { throw sink.giveUp() }
     }
 

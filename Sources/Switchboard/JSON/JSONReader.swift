@@ -111,7 +111,7 @@ public struct JSONReader: Sendable {
 
 // MARK: - The parser
 
-private enum ASCII {
+enum JSONASCII {
     static let quote = UInt8(ascii: "\"")
     static let backslash = UInt8(ascii: "\\")
     static let slash = UInt8(ascii: "/")
@@ -134,14 +134,14 @@ private enum ASCII {
 }
 
 /// An open array or object.
-private struct Frame {
+struct JSONParserFrame {
     let isObject: Bool
     let valueStart: Int
     let keyStart: Int
 }
 
 /// One parse: an explicit stack of open containers instead of recursion.
-private struct JSONParser {
+struct JSONParser {
     let input: UnsafeBufferPointer<UInt8>
     let count: Int
     let maxDepth: Int
@@ -149,7 +149,7 @@ private struct JSONParser {
 
     /// Open containers, innermost last: whether it is an object, and where its
     /// elements start in `values` (and, for an object, its keys in `keys`).
-    var frames: [Frame] = []
+    var frames: [JSONParserFrame] = []
     /// Elements and member values of all open containers, in document order.
     var values: [JSONValue] = []
     /// Keys of all open objects, in document order, with their byte offsets.
@@ -188,10 +188,10 @@ private struct JSONParser {
             return fail(.unexpectedEndOfInput, "unexpected end of input, expected \(expected)", at: offset)
         }
         let byte = input[offset]
-        if byte == ASCII.slash, offset + 1 < count, input[offset + 1] == ASCII.slash || input[offset + 1] == 0x2A {
+        if byte == JSONASCII.slash, offset + 1 < count, input[offset + 1] == JSONASCII.slash || input[offset + 1] == 0x2A {
             return fail(.comment, "comments are not allowed in JSON", at: offset)
         }
-        if byte == ASCII.apostrophe {
+        if byte == JSONASCII.apostrophe {
             return fail(.singleQuotedString, "single-quoted strings are not allowed in JSON, use '\"'", at: offset)
         }
         return fail(.unexpectedCharacter, "unexpected \(describe(at: offset)), expected \(expected)", at: offset)
@@ -203,7 +203,7 @@ private struct JSONParser {
     mutating func skipWhitespace() {
         while position < count {
             let byte = input[position]
-            guard byte == ASCII.space || byte == ASCII.newline || byte == ASCII.carriageReturn || byte == ASCII.tab
+            guard byte == JSONASCII.space || byte == JSONASCII.newline || byte == JSONASCII.carriageReturn || byte == JSONASCII.tab
             else { return }
             position += 1
         }
@@ -227,32 +227,32 @@ private struct JSONParser {
             var value: JSONValue
             let byte = input[position]
             switch byte {
-            case ASCII.openBrace:
+            case JSONASCII.openBrace:
                 try checkDepth()
                 position += 1
                 skipWhitespace()
-                if position < count && input[position] == ASCII.closeBrace {
+                if position < count && input[position] == JSONASCII.closeBrace {
                     position += 1
                     value = .object([:])
                 } else {
-                    frames.append(Frame(isObject: true, valueStart: values.count, keyStart: keys.count))
+                    frames.append(JSONParserFrame(isObject: true, valueStart: values.count, keyStart: keys.count))
                     try parseKey(afterComma: nil)
                     continue nextValue
                 }
-            case ASCII.openBracket:
+            case JSONASCII.openBracket:
                 try checkDepth()
                 position += 1
                 skipWhitespace()
-                if position < count && input[position] == ASCII.closeBracket {
+                if position < count && input[position] == JSONASCII.closeBracket {
                     position += 1
                     value = .array([])
                 } else {
-                    frames.append(Frame(isObject: false, valueStart: values.count, keyStart: keys.count))
+                    frames.append(JSONParserFrame(isObject: false, valueStart: values.count, keyStart: keys.count))
                     continue nextValue
                 }
-            case ASCII.quote:
+            case JSONASCII.quote:
                 value = .string(try parseString())
-            case ASCII.minus, ASCII.zero...ASCII.nine:
+            case JSONASCII.minus, JSONASCII.zero...JSONASCII.nine:
                 value = .number(try parseNumber())
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
@@ -289,22 +289,22 @@ private struct JSONParser {
                         "unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'", at: position)
                 }
                 let next = input[position]
-                if next == ASCII.comma {
+                if next == JSONASCII.comma {
                     let comma = position
                     position += 1
                     skipWhitespace()
                     if isObject {
                         try parseKey(afterComma: comma)
-                    } else if position < count && input[position] == ASCII.closeBracket {
+                    } else if position < count && input[position] == JSONASCII.closeBracket {
                         throw fail(.trailingComma, "unexpected ',' before ']' (trailing comma)", at: comma)
                     }
                     continue nextValue
                 }
-                if isObject && next == ASCII.closeBrace {
+                if isObject && next == JSONASCII.closeBrace {
                     position += 1
                     frames.removeLast()
                     value = .object(try closeObject(frame))
-                } else if !isObject && next == ASCII.closeBracket {
+                } else if !isObject && next == JSONASCII.closeBracket {
                     position += 1
                     frames.removeLast()
                     value = .array(Array(values[frame.valueStart...]))
@@ -326,7 +326,7 @@ private struct JSONParser {
 
     /// Builds the dictionary of the object `frame` closes, hashing each key once;
     /// a key seen twice is an error at its second occurrence.
-    mutating func closeObject(_ frame: Frame) throws(JSONReadError) -> [String: JSONValue] {
+    mutating func closeObject(_ frame: JSONParserFrame) throws(JSONReadError) -> [String: JSONValue] {
         let count = keys.count - frame.keyStart
         var members = [String: JSONValue](minimumCapacity: count)
         for index in 0..<count {
@@ -343,8 +343,8 @@ private struct JSONParser {
 
     /// Parses `"key" :` at the current position (whitespace skipped) into `keys`.
     mutating func parseKey(afterComma comma: Int?) throws(JSONReadError) {
-        guard position < count, input[position] == ASCII.quote else {
-            if let comma, position < count, input[position] == ASCII.closeBrace {
+        guard position < count, input[position] == JSONASCII.quote else {
+            if let comma, position < count, input[position] == JSONASCII.closeBrace {
                 throw fail(.trailingComma, "unexpected ',' before '}' (trailing comma)", at: comma)
             }
             throw unexpected(at: position, expected: comma == nil ? "a string key or '}'" : "a string key")
@@ -352,7 +352,7 @@ private struct JSONParser {
         let keyOffset = position
         let key = try parseString()
         skipWhitespace()
-        guard position < count, input[position] == ASCII.colon else {
+        guard position < count, input[position] == JSONASCII.colon else {
             throw unexpected(at: position, expected: "':' after the key")
         }
         position += 1
@@ -382,7 +382,7 @@ private struct JSONParser {
         var end = start
         while end < count, end - start < 32 {
             let byte = input[end] | 0x20
-            guard (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || input[end] == ASCII.minus else { break }
+            guard (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || input[end] == JSONASCII.minus else { break }
             end += 1
         }
         let word = String(decoding: UnsafeBufferPointer(rebasing: input[start..<end]), as: UTF8.self)
@@ -404,19 +404,19 @@ private struct JSONParser {
 
     @inline(__always)
     func isDigit(at index: Int) -> Bool {
-        index < count && input[index] >= ASCII.zero && input[index] <= ASCII.nine
+        index < count && input[index] >= JSONASCII.zero && input[index] <= JSONASCII.nine
     }
 
     mutating func parseNumber() throws(JSONReadError) -> JSONNumber {
         let start = position
-        if input[position] == ASCII.minus {
+        if input[position] == JSONASCII.minus {
             position += 1
             if position < count && input[position] == UInt8(ascii: "I") { throw invalidWord(at: start) }
             guard isDigit(at: position) else {
                 throw fail(.invalidNumber, "invalid number, expected a digit after '-'", at: position)
             }
         }
-        if input[position] == ASCII.zero {
+        if input[position] == JSONASCII.zero {
             position += 1
             if isDigit(at: position) {
                 throw fail(.invalidNumber, "invalid number, leading zeros are not allowed", at: start)
@@ -424,7 +424,7 @@ private struct JSONParser {
         } else {
             while isDigit(at: position) { position += 1 }
         }
-        if position < count && input[position] == ASCII.dot {
+        if position < count && input[position] == JSONASCII.dot {
             position += 1
             guard isDigit(at: position) else {
                 throw fail(.invalidNumber, "invalid number, expected a digit after '.'", at: position)
@@ -433,7 +433,7 @@ private struct JSONParser {
         }
         if position < count && (input[position] | 0x20) == UInt8(ascii: "e") {
             position += 1
-            if position < count && (input[position] == ASCII.plus || input[position] == ASCII.minus) { position += 1 }
+            if position < count && (input[position] == JSONASCII.plus || input[position] == JSONASCII.minus) { position += 1 }
             guard isDigit(at: position) else {
                 throw fail(.invalidNumber, "invalid number, expected a digit in the exponent", at: position)
             }
@@ -453,11 +453,11 @@ private struct JSONParser {
         // Fast path: printable ASCII without escapes, made into a String straight from the input.
         while index < count {
             let byte = input[index]
-            if byte == ASCII.quote {
+            if byte == JSONASCII.quote {
                 position = index + 1
                 return String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
             }
-            if byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
+            if byte == JSONASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
             index += 1
         }
         return try parseStringSlowly(opening: opening, from: index)
@@ -474,7 +474,7 @@ private struct JSONParser {
                 throw fail(.unexpectedEndOfInput, "unterminated string (missing closing '\"')", at: opening)
             }
             let byte = input[index]
-            if byte == ASCII.quote {
+            if byte == JSONASCII.quote {
                 position = index + 1
                 if !escaped {
                     return String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
@@ -482,7 +482,7 @@ private struct JSONParser {
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
                 return String(decoding: scratch, as: UTF8.self)
             }
-            if byte == ASCII.backslash {
+            if byte == JSONASCII.backslash {
                 if !escaped {
                     escaped = true
                     scratch.removeAll(keepingCapacity: true)
@@ -509,14 +509,14 @@ private struct JSONParser {
         }
         let simple: UInt8
         switch input[index + 1] {
-        case ASCII.quote: simple = ASCII.quote
-        case ASCII.backslash: simple = ASCII.backslash
-        case ASCII.slash: simple = ASCII.slash
+        case JSONASCII.quote: simple = JSONASCII.quote
+        case JSONASCII.backslash: simple = JSONASCII.backslash
+        case JSONASCII.slash: simple = JSONASCII.slash
         case UInt8(ascii: "b"): simple = 0x08
         case UInt8(ascii: "f"): simple = 0x0C
-        case UInt8(ascii: "n"): simple = ASCII.newline
-        case UInt8(ascii: "r"): simple = ASCII.carriageReturn
-        case UInt8(ascii: "t"): simple = ASCII.tab
+        case UInt8(ascii: "n"): simple = JSONASCII.newline
+        case UInt8(ascii: "r"): simple = JSONASCII.carriageReturn
+        case UInt8(ascii: "t"): simple = JSONASCII.tab
         case UInt8(ascii: "u"):
             return try parseUnicodeEscape(at: index)
         default:
@@ -536,7 +536,7 @@ private struct JSONParser {
             let byte = input[index + offset]
             let digit: UInt8
             switch byte {
-            case ASCII.zero...ASCII.nine: digit = byte - ASCII.zero
+            case JSONASCII.zero...JSONASCII.nine: digit = byte - JSONASCII.zero
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
             default: throw fail(.invalidEscape, "invalid \\u escape, expected 4 hex digits", at: index)
@@ -557,7 +557,7 @@ private struct JSONParser {
                 at: index)
         }
         if unit >= 0xD800 && unit <= 0xDBFF {
-            guard end + 1 < count, input[end] == ASCII.backslash, input[end + 1] == UInt8(ascii: "u") else {
+            guard end + 1 < count, input[end] == JSONASCII.backslash, input[end + 1] == UInt8(ascii: "u") else {
                 throw fail(
                     .loneSurrogate,
                     "lone surrogate \\u\(hex(unit, digits: 4)) in string (a high surrogate not followed by a low one)",
@@ -594,86 +594,5 @@ private struct JSONParser {
             scratch.append(UInt8(truncatingIfNeeded: 0x80 | ((value >> 6) & 0x3F)))
             scratch.append(UInt8(truncatingIfNeeded: 0x80 | (value & 0x3F)))
         }
-    }
-
-    // MARK: UTF-8
-
-    /// Checks the multi-byte sequence at `index` against Unicode's Table 3-7; returns the index after it.
-    func validateUTF8Sequence(at index: Int) throws(JSONReadError) -> Int {
-        let lead = input[index]
-        guard let (length, low, high) = UTF8LeadByte.bounds(lead) else {
-            switch lead {
-            case 0x80...0xBF:
-                throw fail(.invalidUTF8, "invalid UTF-8: unexpected continuation byte 0x\(hex(UInt32(lead), digits: 2))", at: index)
-            case 0xC0, 0xC1:
-                throw fail(.invalidUTF8, "invalid UTF-8: overlong encoding (lead byte 0x\(hex(UInt32(lead), digits: 2)))", at: index)
-            default:
-                throw fail(
-                    .invalidUTF8, "invalid UTF-8: byte 0x\(hex(UInt32(lead), digits: 2)) never appears in UTF-8", at: index)
-            }
-        }
-        guard index + length <= count else {
-            throw fail(.invalidUTF8, "invalid UTF-8: truncated sequence at end of input", at: index)
-        }
-        let second = input[index + 1]
-        if second < low || second > high {
-            if second >= 0x80 && second <= 0xBF {
-                if lead == 0xED {
-                    throw fail(.invalidUTF8, "invalid UTF-8: encoded surrogate (U+D800 to U+DFFF)", at: index)
-                }
-                if lead == 0xF4 {
-                    throw fail(.invalidUTF8, "invalid UTF-8: code point above U+10FFFF", at: index)
-                }
-                throw fail(.invalidUTF8, "invalid UTF-8: overlong encoding", at: index)
-            }
-            throw fail(.invalidUTF8, "invalid UTF-8: truncated sequence", at: index)
-        }
-        var offset = 2
-        while offset < length {
-            let byte = input[index + offset]
-            guard byte >= 0x80 && byte <= 0xBF else {
-                throw fail(.invalidUTF8, "invalid UTF-8: truncated sequence", at: index)
-            }
-            offset += 1
-        }
-        return index + length
-    }
-
-    /// Decodes the scalar at `offset` if it is well-formed (for messages only).
-    func decodeScalar(at offset: Int) -> (Unicode.Scalar, Int)? {
-        guard let end = try? validateUTF8Sequence(at: offset) else { return nil }
-        var value = UInt32(input[offset]) & (0xFF >> (end - offset + 1))
-        for index in (offset + 1)..<end {
-            value = value << 6 | (UInt32(input[index]) & 0x3F)
-        }
-        guard let scalar = Unicode.Scalar(value) else { return nil }
-        return (scalar, end)
-    }
-}
-
-// MARK: - Message helpers
-
-/// `value` in upper-case hex, zero-padded to `digits`.
-func hex(_ value: UInt32, digits: Int) -> String {
-    let text = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, digits - text.count)) + text
-}
-
-/// `text` in double quotes, escaped as JSON, shortened if long (for messages).
-func quoted(_ text: String) -> String {
-    var writer = JSONWriter()
-    if text.unicodeScalars.count > 64 {
-        writer.write(String(text.unicodeScalars.prefix(64)) + "…")
-    } else {
-        writer.write(text)
-    }
-    return String(decoding: writer.bytes, as: UTF8.self)
-}
-
-extension String {
-    /// `'x'` → `x`, for splicing a described byte into an escape.
-    fileprivate var trimmingQuotes: String {
-        if count >= 3 && hasPrefix("'") && hasSuffix("'") { return String(dropFirst().dropLast()) }
-        return self
     }
 }

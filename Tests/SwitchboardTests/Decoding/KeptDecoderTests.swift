@@ -131,7 +131,12 @@ private struct KeptReply: Encodable {
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"name":"kept"}"#)
         var container = try #require(KeptReply.container)
         try container.encode("late", forKey: .tags)
-        _ = try #require(KeptReply.encoder).container(keyedBy: KeptBody.CodingKeys.self)
+        try container.encode(["later"], forKey: .inner)
+        var again = try #require(KeptReply.encoder).container(keyedBy: KeptBody.CodingKeys.self)
+        try again.encode(1, forKey: .name)
+        var single = try #require(KeptReply.encoder).singleValueContainer()
+        try single.encode("x")
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"name":"kept"}"#)
         KeptReply.container = nil
         KeptReply.encoder = nil
     }

@@ -1,0 +1,416 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Scratch space
+
+/// Per-thread buffers the parser grows once and reuses: the entry buffer and
+/// the stack of open containers. Only the finished tape is allocated per document.
+final class TapeScratch {
+    var entries: UnsafeMutablePointer<JSONTape.Entry>
+    var entryCapacity: Int
+    var stack: UnsafeMutablePointer<Int32>
+    var stackCapacity: Int
+
+    init() {
+        entryCapacity = 256
+        entries = .allocate(capacity: entryCapacity)
+        stackCapacity = 64
+        stack = .allocate(capacity: stackCapacity)
+    }
+
+    deinit {
+        entries.deallocate()
+        stack.deallocate()
+    }
+
+    func growEntries(to minimum: Int) {
+        var capacity = entryCapacity
+        while capacity < minimum { capacity *= 2 }
+        let grown = UnsafeMutablePointer<JSONTape.Entry>.allocate(capacity: capacity)
+        grown.moveInitialize(from: entries, count: entryCapacity)
+        entries.deallocate()
+        entries = grown
+        entryCapacity = capacity
+    }
+
+    func growStack() {
+        let capacity = stackCapacity * 2
+        let grown = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        grown.moveInitialize(from: stack, count: stackCapacity)
+        stack.deallocate()
+        stack = grown
+        stackCapacity = capacity
+    }
+
+    /// Each thread's scratch, kept between parses.
+    private static let spare = ThreadSpare<TapeScratch>()
+
+    /// Runs `body` with this thread's scratch. The scratch is taken out while
+    /// in use (a nested parse would get a fresh one), and not kept when one huge
+    /// document made it large, so memory stays flat.
+    static func withThreadScratch<R>(_ body: (TapeScratch) -> R) -> R {
+        let scratch = spare.take() ?? TapeScratch()
+        let result = body(scratch)
+        if scratch.entryCapacity <= 1 << 16, scratch.stackCapacity <= 1 << 12 {
+            spare.keep(scratch)
+        }
+        return result
+    }
+}
+
+// MARK: - The parser
+
+private let quote = UInt8(ascii: "\"")
+private let backslash = UInt8(ascii: "\\")
+
+/// One strict parse into the scratch buffers. Every `Bool`-returning step
+/// answers "still valid?": the first `false` abandons the parse.
+struct TapeParser {
+    let input: UnsafeBufferPointer<UInt8>
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let maxDepth: Int
+    let scratch: TapeScratch
+    var position = 0
+    var entryCount = 0
+    var depth = 0
+
+    init(input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maxDepth: Int, scratch: TapeScratch) {
+        self.input = input
+        self.base = base
+        self.count = input.count
+        self.maxDepth = maxDepth
+        self.scratch = scratch
+    }
+
+    func finish() -> JSONTape {
+        JSONTape.make(input: input, entries: scratch.entries, count: entryCount)
+    }
+
+    @inline(__always)
+    mutating func append(kind: JSONTape.Kind, flags: UInt8, offset: Int, length: Int) {
+        if entryCount == scratch.entryCapacity { scratch.growEntries(to: entryCount + 1) }
+        scratch.entries[entryCount] = JSONTape.Entry(
+            kind: kind.rawValue, flags: flags, count: 0, offset: UInt32(truncatingIfNeeded: offset),
+            length: UInt32(truncatingIfNeeded: length))
+        entryCount += 1
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < count {
+            let byte = base[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
+        }
+    }
+
+    mutating func parseDocument() -> Bool {
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { return false }
+        skipWhitespace()
+        guard parseValue() else { return false }
+        skipWhitespace()
+        return position == count
+    }
+
+    /// Parses one value (containers without recursion: an explicit stack of open containers).
+    mutating func parseValue() -> Bool {
+        // `stack` holds the entry index of each open container.
+        var open = 0
+        nextValue: while true {
+            skipWhitespace()
+            guard position < count else { return false }
+            let byte = base[position]
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard open < maxDepth else { return false }
+                let isObject = byte == UInt8(ascii: "{")
+                let index = entryCount
+                append(kind: isObject ? .object : .array, flags: 0, offset: position, length: 0)
+                position += 1
+                skipWhitespace()
+                if position < count && base[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    position += 1
+                    scratch.entries[index].length = UInt32(truncatingIfNeeded: entryCount)
+                    scratch.entries[index].flags = JSONTape.Flags.flat
+                } else {
+                    if open == scratch.stackCapacity { scratch.growStack() }
+                    scratch.stack[open] = Int32(truncatingIfNeeded: index)
+                    open += 1
+                    if isObject {
+                        guard parseKey() else { return false }
+                    }
+                    continue nextValue
+                }
+            case quote:
+                guard parseString() else { return false }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard parseNumber() else { return false }
+            case UInt8(ascii: "t"):
+                guard literal(0x7472_7565, length: 4) else { return false }  // "true"
+                append(kind: .true, flags: 0, offset: position - 4, length: 4)
+            case UInt8(ascii: "f"):
+                guard position + 5 <= count, base[position + 4] == UInt8(ascii: "e"),
+                    literal(0x6661_6C73, length: 4)  // "fals"
+                else { return false }
+                position += 1
+                append(kind: .false, flags: 0, offset: position - 5, length: 5)
+            case UInt8(ascii: "n"):
+                guard literal(0x6E75_6C6C, length: 4) else { return false }  // "null"
+                append(kind: .null, flags: 0, offset: position - 4, length: 4)
+            default:
+                return false
+            }
+
+            // A value is complete: continue or close the open containers.
+            while open > 0 {
+                let container = Int(scratch.stack[open - 1])
+                let isObject = scratch.entries[container].kind == JSONTape.Kind.object.rawValue
+                scratch.entries[container].count &+= 1
+                skipWhitespace()
+                guard position < count else { return false }
+                let next = base[position]
+                if next == UInt8(ascii: ",") {
+                    position += 1
+                    skipWhitespace()
+                    if isObject {
+                        guard parseKey() else { return false }
+                    }
+                    continue nextValue
+                }
+                guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+                position += 1
+                scratch.entries[container].length = UInt32(truncatingIfNeeded: entryCount)
+                let members = Int(scratch.entries[container].count)
+                if entryCount - container - 1 == (isObject ? 2 * members : members) {
+                    scratch.entries[container].flags = JSONTape.Flags.flat
+                }
+                if isObject {
+                    guard keysAreUnique(container) else { return false }
+                }
+                open -= 1
+            }
+            return true
+        }
+    }
+
+    /// `"key"` then `:` at the current position (whitespace skipped before).
+    @inline(__always)
+    mutating func parseKey() -> Bool {
+        guard position < count, base[position] == quote, parseString() else { return false }
+        skipWhitespace()
+        guard position < count, base[position] == UInt8(ascii: ":") else { return false }
+        position += 1
+        return true
+    }
+
+    /// Matches a 4-byte literal given as a big-endian word; advances past it.
+    @inline(__always)
+    mutating func literal(_ word: UInt32, length: Int) -> Bool {
+        guard position + length <= count else { return false }
+        let found =
+            UInt32(base[position]) << 24 | UInt32(base[position + 1]) << 16 | UInt32(base[position + 2]) << 8
+            | UInt32(base[position + 3])
+        guard found == word else { return false }
+        position += length
+        return true
+    }
+
+    @inline(__always)
+    func isDigit(_ index: Int) -> Bool {
+        index < count && base[index] &- UInt8(ascii: "0") < 10
+    }
+
+    mutating func parseNumber() -> Bool {
+        let start = position
+        var integer = true
+        if base[position] == UInt8(ascii: "-") {
+            position += 1
+            guard isDigit(position) else { return false }
+        }
+        if base[position] == UInt8(ascii: "0") {
+            position += 1
+            if isDigit(position) { return false }
+        } else {
+            while isDigit(position) { position += 1 }
+        }
+        if position < count && base[position] == UInt8(ascii: ".") {
+            integer = false
+            position += 1
+            guard isDigit(position) else { return false }
+            while isDigit(position) { position += 1 }
+        }
+        if position < count && (base[position] | 0x20) == UInt8(ascii: "e") {
+            integer = false
+            position += 1
+            if position < count && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
+                position += 1
+            }
+            guard isDigit(position) else { return false }
+            while isDigit(position) { position += 1 }
+        }
+        append(kind: .number, flags: integer ? JSONTape.Flags.integer : 0, offset: start, length: position - start)
+        return true
+    }
+
+    /// The index of the first byte at or after `index` that is special in a string
+    /// (quote, backslash, control, non-ASCII), or an index within eight bytes of the end.
+    @inline(__always)
+    func skipPlain(from start: Int) -> Int {
+        var index = start
+        // Eight bytes at a time (word tricks; sixteen-byte vector compares cost more on these short strings).
+        while index &+ 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let high: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* UInt64(quote))
+            let slashes = word ^ (ones &* UInt64(backslash))
+            let special =
+                ((quotes &- ones) & ~quotes) | ((slashes &- ones) & ~slashes) | (word &- ones &* 0x20) | word
+            if special & high != 0 {
+                return index &+ (special & high).littleEndian.trailingZeroBitCount >> 3
+            }
+            index &+= 8
+        }
+        return index
+    }
+
+    /// A string at its opening quote; leaves `position` after the closing quote.
+    mutating func parseString() -> Bool {
+        let start = position + 1
+        var flags: UInt8 = 0
+        var index = skipPlain(from: start)
+        while true {
+            guard index < count else { return false }
+            let byte = base[index]
+            if byte == quote { break }
+            if byte < 0x80 && byte >= 0x20 && byte != backslash {
+                index += 1
+                continue
+            }
+            if byte == backslash {
+                flags |= JSONTape.Flags.escaped
+                guard let after = escape(at: index) else { return false }
+                if after.nonASCII { flags |= JSONTape.Flags.nonASCII }
+                index = after.index
+            } else if byte < 0x20 {
+                return false
+            } else {
+                flags |= JSONTape.Flags.nonASCII
+                guard let after = validateUTF8Sequence(at: index) else { return false }
+                index = after
+            }
+            // Back to the fast scan after an escape or a multi-byte sequence.
+            index = skipPlain(from: index)
+        }
+        append(kind: .string, flags: flags, offset: start, length: index - start)
+        position = index + 1
+        return true
+    }
+
+    /// Checks the escape at `index` (a backslash); returns the index after it and
+    /// whether it stands for a non-ASCII scalar.
+    @inline(__always)
+    func escape(at index: Int) -> (index: Int, nonASCII: Bool)? {
+        guard index + 1 < count else { return nil }
+        switch base[index + 1] {
+        case quote, backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+            UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return (index + 2, false)
+        case UInt8(ascii: "u"):
+            guard let unit = hexQuad(at: index) else { return nil }
+            if unit >= 0xDC00 && unit <= 0xDFFF { return nil }
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard index + 7 < count, base[index + 6] == backslash, base[index + 7] == UInt8(ascii: "u"),
+                    let low = hexQuad(at: index + 6), low >= 0xDC00 && low <= 0xDFFF
+                else { return nil }
+                return (index + 12, true)
+            }
+            return (index + 6, unit >= 0x80)
+        default:
+            return nil
+        }
+    }
+
+    func hexQuad(at index: Int) -> UInt32? {
+        guard index + 6 <= count else { return nil }
+        var value: UInt32 = 0
+        for offset in 2..<6 {
+            let byte = base[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Unicode's Table 3-7, as ``JSONReader`` applies it; returns the index after the sequence.
+    func validateUTF8Sequence(at index: Int) -> Int? {
+        guard let (length, low, high) = UTF8LeadByte.bounds(base[index]) else { return nil }
+        guard index + length <= count else { return nil }
+        let second = base[index + 1]
+        guard second >= low && second <= high else { return nil }
+        var offset = 2
+        while offset < length {
+            guard base[index + offset] & 0xC0 == 0x80 else { return nil }
+            offset += 1
+        }
+        return index + length
+    }
+
+    /// Whether the object at `container` (just closed) has no key twice.
+    ///
+    /// Plain ASCII keys compare as bytes; if any key has escapes or non-ASCII
+    /// bytes, all compare as Swift strings (canonical equivalence), as ``JSONReader`` does.
+    mutating func keysAreUnique(_ container: Int) -> Bool {
+        let members = Int(scratch.entries[container].count)
+        guard members > 1 else { return true }
+        let entries = scratch.entries
+        let end = entryCount
+        // Key indexes, collected once.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: members) { keys -> Bool in
+            var index = container + 1
+            var found = 0
+            var plain = true
+            while index < end {
+                keys[found] = index
+                found += 1
+                if entries[index].flags & (JSONTape.Flags.escaped | JSONTape.Flags.nonASCII) != 0 { plain = false }
+                let value = index + 1
+                index = entries[value].kind >= JSONTape.Kind.array.rawValue ? Int(entries[value].length) : value + 1
+            }
+            if !plain || members > 32 {
+                var seen = Set<String>(minimumCapacity: members)
+                for key in keys.prefix(found) {
+                    let raw = UnsafeBufferPointer(start: base + Int(entries[key].offset), count: Int(entries[key].length))
+                    let text =
+                        entries[key].flags & JSONTape.Flags.escaped != 0
+                        ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)
+                    guard seen.insert(text).inserted else { return false }
+                }
+                return true
+            }
+            for second in 1..<found {
+                let b = entries[keys[second]]
+                for first in 0..<second {
+                    let a = entries[keys[first]]
+                    guard a.length == b.length else { continue }
+                    if JSONTape.sameBytes(base + Int(a.offset), base + Int(b.offset), Int(a.length)) {
+                        return false
+                    }
+                }
+            }
+            return true
+        }
+    }
+}
