@@ -46,6 +46,12 @@ final class SharedControllerRegistry: ScriptMessageHandlerRegistry {
 
 final class PageWorld: Sendable { static let shared = PageWorld() }
 
+/// Holds a bridge so that its last release can happen on any thread.
+final class BridgeHolder: @unchecked Sendable {
+    var bridge: RouterBridge?
+    init(_ bridge: RouterBridge) { self.bridge = bridge }
+}
+
 @MainActor
 @Suite struct TwoBridgesTests {
     @Test func aSecondBridgeOnTheSameControllerTakesOverWithoutADuplicateAdd() {
@@ -144,6 +150,36 @@ final class PageWorld: Sendable { static let shared = PageWorld() }
         #expect(!third.isStopped)
         #expect(controller.names() == ["ping"])
         #expect(controller.crashes.isEmpty)
+        _ = ping
+    }
+
+    @Test func aBridgeReleasedOffTheMainThreadIsCleanedUpBeforeTheNextOneRegisters() async {
+        let router = Router()
+        let ping = router.on(Ping.self) { _ in }
+        let controller = SharedController()
+        let holder = BridgeHolder(RouterBridge(router: router, registry: SharedControllerRegistry(controller)))
+        #expect(controller.names() == ["ping"])
+        // The last release happens on another thread; the main actor is busy meanwhile, so the
+        // released bridge's removal is still pending when the next bridge is created.
+        DispatchQueue.global().sync { holder.bridge = nil }
+        let nextRegistry = SharedControllerRegistry(controller)
+        let next = RouterBridge(router: router, registry: nextRegistry)
+        #expect(controller.crashes.isEmpty)
+        #expect(controller.owner(of: "ping") == nextRegistry.id)
+        // The pending removal runs later and finds nothing of its own left to remove.
+        try? await Task.sleep(for: .milliseconds(20))
+        #expect(controller.owner(of: "ping") == nextRegistry.id)
+        #expect(next.registeredNames == ["ping"])
+        _ = ping
+    }
+
+    @Test func aBridgeReleasedOffTheMainThreadStillRemovesItsHandlers() async {
+        let router = Router()
+        let ping = router.on(Ping.self) { _ in }
+        let controller = SharedController()
+        let holder = BridgeHolder(RouterBridge(router: router, registry: SharedControllerRegistry(controller)))
+        DispatchQueue.global().sync { holder.bridge = nil }
+        #expect(await eventually { controller.names().isEmpty })
         _ = ping
     }
 

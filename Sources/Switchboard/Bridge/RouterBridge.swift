@@ -89,7 +89,7 @@ public final class RouterBridge {
         self.alsoRegistering = Set(alsoRegistering)
         self.reservedNames = reservedNames
         self.globalName = globalName
-        if let scope, let previous = BridgeClaims.claim(scope, for: self) {
+        if let scope, let previous = BridgeClaims.claim(scope, for: self, take: takeCleanup) {
             previous.stop(takenOver: true)
         }
         observation = router.observeManifest { [weak self] _ in
@@ -99,15 +99,25 @@ public final class RouterBridge {
     }
 
     deinit {
-        let (names, hadScript) = state.withLock { state -> ([String], Bool) in
-            defer { state = State(registered: [], script: nil, stopped: true) }
-            return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
-        }
-        guard !names.isEmpty || hadScript else { return }
-        let registry = registry
-        RouterBridge.onMainActor {
-            for name in names { registry.removeHandler(named: name) }
-            if hadScript { registry.setUserScript(source: nil) }
+        // What is still registered is taken on the main actor, now when released there.
+        // Released elsewhere, a bridge created on the same scope in the meantime takes it
+        // first (BridgeClaims): removed once, before that bridge adds anything.
+        let take = takeCleanup
+        RouterBridge.onMainActor { take()?.run() }
+    }
+
+    /// Takes, once, what the bridge has registered (marking it stopped); `nil` when nothing is left.
+    /// It holds the state and the registry, not the bridge.
+    private nonisolated var takeCleanup: @Sendable () -> BridgeClaims.Cleanup? {
+        { [state, registry] in
+            let (names, hadScript) = state.withLock { state -> ([String], Bool) in
+                defer {
+                    state = State(registered: [], script: nil, stopped: true, takenOver: state.takenOver)
+                }
+                return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
+            }
+            guard !names.isEmpty || hadScript else { return nil }
+            return BridgeClaims.Cleanup(registry: registry, names: names, hadScript: hadScript)
         }
     }
 
@@ -163,14 +173,8 @@ public final class RouterBridge {
         observation?.cancel()
         observation = nil
         if let scope { BridgeClaims.release(scope, by: self) }
-        let (names, hadScript) = state.withLock { state -> ([String], Bool) in
-            defer {
-                state = State(registered: [], script: nil, stopped: true, takenOver: state.takenOver || takenOver)
-            }
-            return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
-        }
-        for name in names { registry.removeHandler(named: name) }
-        if hadScript { registry.setUserScript(source: nil) }
+        if takenOver { state.withLock { $0.takenOver = true } }
+        takeCleanup()?.run()
     }
 
     /// Whether ``stop()`` has run, or another bridge took the content controller over.

@@ -91,6 +91,27 @@ import WebKit
         _ = (first, token)
     }
 
+    @Test func aBridgeReleasedOffTheMainThreadIsRemovedBeforeTheNextOneAddsItsNames() async throws {
+        final class Holder: @unchecked Sendable { var bridge: RouterBridge? }
+        let counter = Counter()
+        let (router, token) = routerCounting(counter)
+        let controller = WKUserContentController()
+        let holder = Holder()
+        holder.bridge = RouterBridge(router: router, userContentController: controller)
+        // Released on another thread while the main actor is busy: its removal is still pending
+        // when the next bridge adds "ping" (the stub would trap on a duplicate).
+        DispatchQueue.global().sync { holder.bridge = nil }
+        let next = RouterBridge(router: router, userContentController: controller)
+        let proxy = controller._handler(named: "ping")
+        try? await Task.sleep(for: .milliseconds(20))
+        #expect(controller._handler(named: "ping") === proxy)
+        let post = try #require(controller._deliver(name: "ping", body: NSNull(), frameInfo: frame()))
+        #expect(await eventually { !post.isPending })
+        #expect(post.errorMessage == nil)
+        #expect(counter.count == 1)
+        _ = (next, token)
+    }
+
     @Test func bridgesInDifferentWorldsOfOneControllerCoexist() {
         let (router, token) = routerCounting(Counter())
         let controller = WKUserContentController()
