@@ -31,7 +31,7 @@ import Foundation
 ///   ``ScriptMessageHandlerRegistry/handlerScope``): the new bridge takes over.
 ///   The previous bridge stops first (its handlers and script are removed,
 ///   ``isStopped`` and ``wasTakenOver`` become `true`, messages that still reach it
-///   are answered with a failure), then the new one registers. Releasing either
+///   are answered with a failure saying so), then the new one registers. Releasing either
 ///   bridge later, in any order, removes only what that bridge still holds: a
 ///   taken-over bridge holds nothing, so it never removes the new bridge's handlers.
 /// - **Names the app registers itself** on that controller: pass them as
@@ -210,10 +210,12 @@ public final class RouterBridge {
                 replyHandler(value, error)
             }
         }
-        if isStopped {
-            let failure = "\(name): the Switchboard bridge is stopped"
+        let (stopped, takenOver) = state.withLock { ($0.stopped, $0.takenOver) }
+        if stopped {
+            let why = takenOver ? " (another bridge took over its content controller)" : ""
+            let failure = "\(name): the Switchboard bridge is stopped" + why
             RouterBridge.onMainActor { replyHandler(nil, failure) }
-            return .stopped(reason: "bridge stopped")
+            return .stopped(reason: "bridge stopped" + why)
         }
         return router.receive(name: name, body: MessageBody(body), replyHandler: complete)
     }
