@@ -26,9 +26,6 @@ final class StreamSink {
     /// The keys written into the open objects, in order; `keyStarts[i]` is where the `i`th open container's begin.
     @exclusivity(unchecked) var keys: [String] = []
     @exclusivity(unchecked) var keyStarts: [Int] = []
-    /// Per open container, one bit per key signature seen (length, first and last byte):
-    /// keys are compared only when a signature repeats.
-    @exclusivity(unchecked) var keyMasks: [UInt64] = []
     /// Set where the `Encoder` API cannot throw; the encode is redone through the tree.
     @exclusivity(unchecked) var failed = false
     /// Set once the encode is over: an encoder or container a value kept is still safe
@@ -43,7 +40,6 @@ final class StreamSink {
         if object { writer.beginObject() } else { writer.beginArray() }
         open.append(object)
         keyStarts.append(keys.count)
-        keyMasks.append(0)
     }
 
     /// Closes the containers above `level` (the number that stays open).
@@ -51,7 +47,6 @@ final class StreamSink {
         while open.count > level {
             if open.removeLast() { writer.endObject() } else { writer.endArray() }
             if let start = keyStarts.popLast() { keys.removeSubrange(start...) }
-            keyMasks.removeLast()
         }
     }
 
@@ -61,17 +56,11 @@ final class StreamSink {
     func key(_ key: String, level: Int) throws {
         if finished { return }
         guard open.count == level + 1, let start = keyStarts.last else { throw giveUp() }
-        let utf8 = key.utf8
-        let signature = (utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 13 &+ Int(utf8.last ?? 0)) & 63
-        let bit: UInt64 = 1 << UInt64(signature)
-        if keyMasks[level] & bit != 0 {
-            var index = start
-            while index < keys.count {
-                if keys[index] == key { throw giveUp() }
-                index += 1
-            }
+        var index = start
+        while index < keys.count {
+            if keys[index] == key { throw giveUp() }
+            index += 1
         }
-        keyMasks[level] |= bit
         keys.append(key)
         writer.key(key)
     }
