@@ -44,22 +44,6 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
     }
 }
 
-/// Stored fields of a keyed container (the behaviour is ``SourceKeyedContainer``'s).
-class KeyedContainerFields<Owner: SourceDecoder> {
-    final let decoder: Owner
-    final let object: Owner.Source.Object
-    final let node: DecodingPath
-    /// Unchecked: only ``SourceKeyedContainer/lookup(_:)`` touches it, for the length of a
-    /// source's lookup, which runs no user code.
-    @exclusivity(unchecked) final var hint = 0
-
-    init(decoder: Owner, object: Owner.Source.Object, node: DecodingPath) {
-        self.decoder = decoder
-        self.object = object
-        self.node = node
-    }
-}
-
 /// The keyed container of a Foundation tree object.
 final class FoundationKeyedContainer<Key: CodingKey>: KeyedContainerFields<FoundationDecoder>, SourceKeyedContainer {}
 

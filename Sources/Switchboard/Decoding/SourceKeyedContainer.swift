@@ -1,195 +1,147 @@
 import Foundation
 
-/// The keyed container over an object of any ``BodySource``: implemented once,
-/// in the extension below; a source binds it to a class (`DecoderBindings.swift`).
+/// The keyed container over an object of any ``BodySource``.
+///
+/// The work is done once, in ``KeyedContainerFields`` (generic over the decoder
+/// only, so it is specialised for each source); the extension below maps each
+/// `KeyedDecodingContainerProtocol` call onto it. A container class is also
+/// generic over its `Key`, and a function generic over a type with an open
+/// parameter is not specialised: so the extension stays one call deep and passes
+/// the key as `any CodingKey`.
 ///
 /// Containers are classes: the standard library's container box copies its
 /// container for every call, and copying one reference is cheaper than copying
 /// the fields. A container owns its decoder and its object, so one a user type
 /// keeps stays valid.
 protocol SourceKeyedContainer: AnyObject, KeyedDecodingContainerProtocol {
-    associatedtype Owner: SourceDecoder
-    typealias Source = Owner.Source
-
-    /// The decode this container belongs to.
-    var decoder: Owner { get }
-    /// The object read.
-    var object: Source.Object { get }
-    /// Where the object is.
-    var node: DecodingPath { get }
-    /// The source's lookup hint (see ``BodySource/value(in:forKey:hint:)``).
-    var hint: Int { get set }
+    /// The coding path of the object.
+    var objectCodingPath: [any CodingKey] { get }
+    /// The member names of the object.
+    var memberNames: [String] { get }
+    /// Whether the object has a member named `key`.
+    func hasMember(_ key: any CodingKey) -> Bool
+    /// Whether the member `key` is null (`keyNotFound` when missing).
+    func memberIsNull(_ key: any CodingKey) throws -> Bool
+    /// The member `key` as each type; `nil` only when `ifPresent` and it is missing or null.
+    func bool(_ key: any CodingKey, ifPresent: Bool) throws -> Bool?
+    func string(_ key: any CodingKey, ifPresent: Bool) throws -> String?
+    func double(_ key: any CodingKey, ifPresent: Bool) throws -> Double?
+    func float(_ key: any CodingKey, ifPresent: Bool) throws -> Float?
+    func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
+    func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
+    /// Nested containers and decoders of the member `key`.
+    func nestedKeyed<NestedKey: CodingKey>(_ type: NestedKey.Type, _ key: any CodingKey) throws
+        -> KeyedDecodingContainer<NestedKey>
+    func nestedUnkeyed(_ key: any CodingKey) throws -> any UnkeyedDecodingContainer
+    func memberDecoder(_ key: any CodingKey) -> any Decoder
 }
 
 extension SourceKeyedContainer {
-    var codingPath: [any CodingKey] { node.codingPath }
+    var codingPath: [any CodingKey] { objectCodingPath }
 
     /// The member names that make keys, sorted so that errors come in the same
     /// order on every run (a dictionary's own order changes from run to run).
-    var allKeys: [Key] {
-        Source.keys(of: object).sorted().compactMap { Key(stringValue: $0) }
-    }
+    var allKeys: [Key] { memberNames.sorted().compactMap { Key(stringValue: $0) } }
 
-    /// The member named `key`, if present (one lookup).
-    @inline(__always)
-    func lookup(_ key: Key) -> Source.Value? {
-        Source.value(in: object, forKey: key.stringValue, hint: &hint)
-    }
+    func contains(_ key: Key) -> Bool { hasMember(key) }
 
-    func contains(_ key: Key) -> Bool {
-        lookup(key) != nil
-    }
+    func decodeNil(forKey key: Key) throws -> Bool { try memberIsNull(key) }
 
-    /// The member named `key`, or `keyNotFound`.
-    @inline(__always)
-    func member(_ key: Key) throws -> Source.Value {
-        if let value = lookup(key) { return value }
-        throw DecodingError.keyNotFound(
-            key,
-            .init(
-                codingPath: node.codingPath,
-                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."
-            )
-        )
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool {
-        Source.isNull(try member(key))
+    /// `keyNotFound` for `key` (never thrown: a decode with `ifPresent: false` throws it itself).
+    private func missing(_ key: Key) -> DecodingError {
+        .keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try bool(member(key), key)
+        if let result = try bool(key, ifPresent: false) { return result }
+        throw missing(key)
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try string(member(key), key)
+        if let result = try string(key, ifPresent: false) { return result }
+        throw missing(key)
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try double(member(key), key)
+        if let result = try double(key, ifPresent: false) { return result }
+        throw missing(key)
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try decoder.core.decodeFloat(member(key), node, .key(key))
+        if let result = try float(key, ifPresent: false) { return result }
+        throw missing(key)
     }
 
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(member(key), key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(member(key), key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(member(key), key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(member(key), key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(member(key), key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(member(key), key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(member(key), key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(member(key), key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(member(key), key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(member(key), key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeInteger(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeInteger(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeInteger(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeInteger(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeInteger(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeInteger(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeInteger(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeInteger(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeInteger(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeInteger(key) }
+
+    private func decodeInteger<T: FixedWidthInteger>(_ key: Key) throws -> T {
+        if let result = try integer(T.self, key, ifPresent: false) { return result }
+        throw missing(key)
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.decodeValue(T.self, member(key), node, .key(key))
+        if let result = try value(T.self, key, ifPresent: false) { return result }
+        throw missing(key)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        guard let value = present(key) else { return nil }
-        return try bool(value, key)
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try bool(key, ifPresent: true) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try string(key, ifPresent: true) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try double(key, ifPresent: true) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try float(key, ifPresent: true) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integer(Int.self, key, ifPresent: true) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try integer(Int8.self, key, ifPresent: true)
     }
-
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let value = present(key) else { return nil }
-        return try string(value, key)
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try integer(Int16.self, key, ifPresent: true)
     }
-
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let value = present(key) else { return nil }
-        return try double(value, key)
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try integer(Int32.self, key, ifPresent: true)
     }
-
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        guard let value = present(key) else { return nil }
-        return try decoder.core.decodeFloat(value, node, .key(key))
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try integer(Int64.self, key, ifPresent: true)
     }
-
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentInteger(key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentInteger(key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentInteger(key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentInteger(key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentInteger(key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentInteger(key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentInteger(key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentInteger(key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentInteger(key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try integer(UInt.self, key, ifPresent: true)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try integer(UInt8.self, key, ifPresent: true)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try integer(UInt16.self, key, ifPresent: true)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try integer(UInt32.self, key, ifPresent: true)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try integer(UInt64.self, key, ifPresent: true)
+    }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = present(key) else { return nil }
-        return try decoder.decodeValue(T.self, value, node, .key(key))
+        try value(T.self, key, ifPresent: true)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let value = try member(key)
-        let child = node.appending(.key(key))
-        let object = try decoder.core.objectContainer(value, child)
-        return decoder.keyedContainer(object, child, keyedBy: NestedKey.self)
+        try nestedKeyed(NestedKey.self, key)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let value = try member(key)
-        let child = node.appending(.key(key))
-        let array = try decoder.core.arrayContainer(value, child)
-        return Owner.Unkeyed(decoder: decoder, array: array, node: child)
+        try nestedUnkeyed(key)
     }
 
-    func superDecoder() throws -> any Decoder {
-        superDecoder(named: MemberKey("super"))
-    }
+    func superDecoder() throws -> any Decoder { memberDecoder(MemberKey("super")) }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        superDecoder(named: key)
-    }
-
-    private func superDecoder(named key: any CodingKey) -> any Decoder {
-        let value = Source.value(in: object, forKey: key.stringValue, hint: &hint) ?? Source.null
-        return decoder.superDecoder(value, node.appending(.key(key)))
-    }
-
-    // MARK: One lookup per member
-
-    /// The member named `key` when present and not null (`decodeIfPresent`'s one lookup).
-    @inline(__always)
-    private func present(_ key: Key) -> Source.Value? {
-        guard let value = lookup(key), !Source.isNull(value) else { return nil }
-        return value
-    }
-
-    @inline(__always)
-    private func bool(_ value: Source.Value, _ key: Key) throws -> Bool {
-        if let result = Source.bool(value) { return result }
-        return try decoder.core.decodeBool(value, node, .key(key))
-    }
-
-    @inline(__always)
-    private func string(_ value: Source.Value, _ key: Key) throws -> String {
-        if let result = Source.string(value) { return result }
-        return try decoder.core.decodeString(value, node, .key(key))
-    }
-
-    @inline(__always)
-    private func double(_ value: Source.Value, _ key: Key) throws -> Double {
-        if case .double(let result)? = Source.number(value), result.isFinite { return result }
-        return try decoder.core.decodeDouble(value, node, .key(key))
-    }
-
-    @inline(__always)
-    private func integer<T: FixedWidthInteger>(_ value: Source.Value, _ key: Key) throws -> T {
-        if case .int(let int)? = Source.number(value), let result = T(exactly: int) { return result }
-        return try decoder.core.decodeInteger(T.self, value, node, .key(key))
-    }
-
-    @inline(__always)
-    private func presentInteger<T: FixedWidthInteger>(_ key: Key) throws -> T? {
-        guard let value = present(key) else { return nil }
-        return try integer(value, key) as T
-    }
+    func superDecoder(forKey key: Key) throws -> any Decoder { memberDecoder(key) }
 }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// A keyed container's object and the one implementation of what it reads, for
+/// ``SourceKeyedContainer`` (which maps the `KeyedDecodingContainerProtocol` calls
+/// here). Generic over the decoder only, so each source's container classes,
+/// which inherit it, get it specialised for their source.
+class KeyedContainerFields<Owner: SourceDecoder> {
+    typealias Source = Owner.Source
+
+    final let decoder: Owner
+    final let object: Source.Object
+    final let node: DecodingPath
+    /// The source's lookup hint (see ``BodySource/value(in:forKey:hint:)``). Unchecked:
+    /// only ``lookup(_:)`` touches it, for the length of a lookup, which runs no user code.
+    @exclusivity(unchecked) final var hint = 0
+
+    init(decoder: Owner, object: Source.Object, node: DecodingPath) {
+        self.decoder = decoder
+        self.object = object
+        self.node = node
+    }
+
+    final var objectCodingPath: [any CodingKey] { node.codingPath }
+
+    final var memberNames: [String] { Source.keys(of: object) }
+
+    /// The member named `key`, if present (one lookup).
+    @inline(__always)
+    final func lookup(_ key: any CodingKey) -> Source.Value? {
+        let name = key.stringValue
+        return Source.value(in: object, forKey: name, hint: &hint)
+    }
+
+    final func hasMember(_ key: any CodingKey) -> Bool {
+        lookup(key) != nil
+    }
+
+    /// The member `key`: `nil` when `ifPresent` and it is missing or null; otherwise
+    /// the value, or `keyNotFound` when it is missing.
+    @inline(__always)
+    final func member(_ key: any CodingKey, ifPresent: Bool) throws -> Source.Value? {
+        if let value = lookup(key) {
+            if ifPresent && Source.isNull(value) { return nil }
+            return value
+        }
+        if ifPresent { return nil }
+        throw DecodingError.keyNotFound(
+            key,
+            .init(
+                codingPath: node.codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."
+            )
+        )
+    }
+
+    final func memberIsNull(_ key: any CodingKey) throws -> Bool {
+        guard let value = try member(key, ifPresent: false) else { return true }
+        return Source.isNull(value)
+    }
+
+    final func bool(_ key: any CodingKey, ifPresent: Bool) throws -> Bool? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        if let result = Source.bool(value) { return result }
+        return try decoder.core.decodeBool(value, node, .key(key))
+    }
+
+    final func string(_ key: any CodingKey, ifPresent: Bool) throws -> String? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        if let result = Source.string(value) { return result }
+        return try decoder.core.decodeString(value, node, .key(key))
+    }
+
+    final func double(_ key: any CodingKey, ifPresent: Bool) throws -> Double? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        if case .double(let result)? = Source.number(value), result.isFinite { return result }
+        return try decoder.core.decodeDouble(value, node, .key(key))
+    }
+
+    final func float(_ key: any CodingKey, ifPresent: Bool) throws -> Float? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        return try decoder.core.decodeFloat(value, node, .key(key))
+    }
+
+    final func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        if case .int(let int)? = Source.number(value), let result = T(exactly: int) { return result }
+        return try decoder.core.decodeInteger(T.self, value, node, .key(key))
+    }
+
+    final func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        return try decoder.decodeValue(T.self, value, node, .key(key))
+    }
+
+    final func nestedKeyed<NestedKey: CodingKey>(
+        _ type: NestedKey.Type, _ key: any CodingKey
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        guard let value = try member(key, ifPresent: false) else { throw DecodingError.valueNotFound(type, .init(codingPath: node.codingPath, debugDescription: "")) }
+        let child = node.appending(.key(key))
+        let object = try decoder.core.objectContainer(value, child)
+        return decoder.keyedContainer(object, child, keyedBy: NestedKey.self)
+    }
+
+    final func nestedUnkeyed(_ key: any CodingKey) throws -> any UnkeyedDecodingContainer {
+        guard let value = try member(key, ifPresent: false) else { throw DecodingError.valueNotFound([Any].self, .init(codingPath: node.codingPath, debugDescription: "")) }
+        let child = node.appending(.key(key))
+        let array = try decoder.core.arrayContainer(value, child)
+        return Owner.Unkeyed(decoder: decoder, array: array, node: child)
+    }
+
+    final func memberDecoder(_ key: any CodingKey) -> any Decoder {
+        let value = lookup(key) ?? Source.null
+        return decoder.superDecoder(value, node.appending(.key(key)))
+    }
+}
