@@ -1,3 +1,5 @@
+import Switchboard
+
 /// The `"id"` of a wire message: a string or a number, echoed back exactly as
 /// given (a number keeps its JSON text: `7`, `1.50`, `1e3`).
 public enum WireID: Sendable, Hashable, CustomStringConvertible {

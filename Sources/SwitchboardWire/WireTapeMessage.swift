@@ -1,3 +1,5 @@
+import Switchboard
+
 /// A wire message read with the strict tape reader: the name and id read off
 /// the tape, the body left on it (the handler's decoder reads it there).
 ///

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 
 /// Receives the outcome lines of a wire session, in input order.
 public protocol WireOutcomeSink {

@@ -1,4 +1,5 @@
 import Dispatch
+import Switchboard
 
 /// Feeds wire messages through a ``Router`` one at a time, in order, and turns
 /// each into a ``WireOutcome``; counts them in a ``WireSummary``.
