@@ -199,7 +199,14 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
         with open(sys.argv[1], "w") as f:
             f.write("%d %d" % (128 - status if status < 0 else status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
         """
+    // Linux (glibc <spawn.h>): `posix_spawn_file_actions_t` is a struct, initialised in place.
+    // Darwin (<spawn.h>, posix_spawn_file_actions_init(3)): it is `typedef void *`, imported as
+    // an optional pointer that `posix_spawn_file_actions_init` allocates; it starts `nil`.
+    #if os(Linux)
     var actions = posix_spawn_file_actions_t()
+    #else
+    var actions: posix_spawn_file_actions_t? = nil
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, input.path, O_RDONLY, 0)
