@@ -24,7 +24,16 @@ public final class TrafficRecorder: MessageMiddleware {
 
     private let lowercasedKeys: Set<String>
     private let output: (@Sendable (String) -> Void)?
-    private let storage = Locked<[String]>([])
+    private let storage = Locked(Storage())
+
+    /// What the lock guards: the in-memory lines, or the lines waiting for `output`.
+    private struct Storage {
+        var lines: [String] = []
+        /// Lines recorded but not yet handed to `output`, in message order.
+        var pending: [String] = []
+        /// Whether a thread is handing lines to `output` (it takes the pending ones too).
+        var delivering = false
+    }
 
     /// Creates a recorder that keeps its lines in memory (see ``lines`` and ``ndjson``).
     /// - Parameter keys: the keys whose values are replaced by `"[redacted]"`.
@@ -35,8 +44,14 @@ public final class TrafficRecorder: MessageMiddleware {
     }
 
     /// Creates a recorder that hands each line (without its newline) to `output`,
-    /// in message order, and keeps nothing in memory. `output` runs while the
-    /// recorder holds its lock: it must not call back into the recorder.
+    /// in message order, and keeps nothing in memory.
+    ///
+    /// `output` is called outside the recorder's lock, one call at a time: while
+    /// one thread is handing lines over, a message recorded on another thread (or
+    /// by `output` itself, routing a message through the same router) is queued
+    /// and handed over by that thread, after the lines before it. So `output` may
+    /// call back into the recorder and the router, and may be called on a thread
+    /// other than the one whose message it records.
     public init(redacting keys: Set<String> = [], output: @escaping @Sendable (String) -> Void) {
         redactedKeys = keys
         lowercasedKeys = Set(keys.map { $0.lowercased() })
@@ -62,25 +77,43 @@ public final class TrafficRecorder: MessageMiddleware {
     /// Records `message`, then passes it on.
     public func handle(_ message: Message, next: MiddlewareNext) -> Outcome {
         let line = TrafficRecorder.line(for: message, redactingLowercased: lowercasedKeys)
-        storage.withLock { lines in
-            if let output {
-                output(line)
-            } else {
-                lines.append(line)
-            }
+        if let output {
+            deliver(line, to: output)
+        } else {
+            storage.withLock { $0.lines.append(line) }
         }
         return next(message)
     }
 
+    /// Queues `line`, then, unless another call is already handing lines over,
+    /// hands every queued line to `output`, in order, outside the lock.
+    private func deliver(_ line: String, to output: @Sendable (String) -> Void) {
+        var batch = storage.withLock { storage -> [String] in
+            storage.pending.append(line)
+            guard !storage.delivering else { return [] }
+            storage.delivering = true
+            defer { storage.pending = [] }
+            return storage.pending
+        }
+        while !batch.isEmpty {
+            for line in batch { output(line) }
+            batch = storage.withLock { storage -> [String] in
+                defer { storage.pending = [] }
+                if storage.pending.isEmpty { storage.delivering = false }
+                return storage.pending
+            }
+        }
+    }
+
     /// The lines recorded so far (in-memory recorders only), in message order.
-    public var lines: [String] { storage.withLock { $0 } }
+    public var lines: [String] { storage.withLock { $0.lines } }
 
     /// The recorded lines as NDJSON text, each line ending in a newline.
     public var ndjson: String { lines.map { $0 + "\n" }.joined() }
 
     /// Forgets the lines recorded so far.
     public func removeAll() {
-        storage.withLock { $0.removeAll() }
+        storage.withLock { $0.lines.removeAll() }
     }
 
     /// The fixture line for `message`: `{"name":…,"body":…,"id":…}`, `body` and

@@ -66,6 +66,64 @@ import Testing
         #expect(recorder.lines.isEmpty)  // a file recorder keeps nothing in memory
     }
 
+    /// `output` runs outside the recorder's lock: it may read the recorder and route a
+    /// message through the same router (recorded after the one being written, not lost).
+    @Test func outputMayCallBackIntoTheRecorderAndTheRouter() {
+        let router = Router()
+        let written = Locked<[String]>([])
+        let holder = Locked<TrafficRecorder?>(nil)
+        let recorder = TrafficRecorder { line in
+            _ = holder.withLock { $0 }?.lines  // re-enters the recorder
+            written.withLock { $0.append(line) }
+            if line.contains("first") {
+                _ = router.receive(name: "second", body: nil)  // re-enters the router and the recorder
+            }
+        }
+        holder.withLock { $0 = recorder }
+        let token = router.use(recorder)
+        _ = router.receive(name: "first", body: nil)
+        _ = router.receive(name: "third", body: nil)
+        #expect(written.withLock { $0 } == [#"{"name":"first"}"#, #"{"name":"second"}"#, #"{"name":"third"}"#])
+        holder.withLock { $0 = nil }
+        withExtendedLifetime(token) {}
+    }
+
+    /// From many threads at once, every line reaches `output` once, one call at a time,
+    /// and each thread's lines in the order it sent them.
+    @Test func outputGetsEveryLineOnceOneAtATimeInEachThreadsOrder() async throws {
+        let router = Router()
+        let written = Locked<[String]>([])
+        let calls = Locked((running: 0, overlapped: false))
+        let recorder = TrafficRecorder { line in
+            calls.withLock { state in
+                if state.running > 0 { state.overlapped = true }
+                state.running += 1
+            }
+            written.withLock { $0.append(line) }
+            calls.withLock { $0.running -= 1 }
+        }
+        let token = router.use(recorder)
+        let threads = 4
+        let perThread = 500
+        try await onDispatchThread {
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                for index in 0..<perThread {
+                    _ = router.receive(name: "t\(thread)", body: ["i": index])
+                }
+            }
+        }
+        let lines = written.withLock { $0 }
+        #expect(lines.count == threads * perThread)
+        #expect(calls.withLock { $0.overlapped } == false)
+        for thread in 0..<threads {
+            let indices = lines.filter { $0.hasPrefix(#"{"name":"t\#(thread)","#) }.compactMap { line in
+                line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }
+            }
+            #expect(indices == Array(0..<perThread), "thread \(thread)")
+        }
+        withExtendedLifetime(token) {}
+    }
+
     @Test func recordsMessagesNoHandlerTakesAndPassesEveryMessageOnUnchanged() {
         let router = Router()
         let total = Locked(0)
