@@ -31,7 +31,7 @@ struct Options {
           --messages N       messages in the CLI corpus (default 200000; quick 50000)
           --rss-messages N   messages streamed to the CLI for peak RSS (default 2000000; quick 500000)
           --repetitions N    timed repetitions per measurement (default 7; quick 3); medians are reported
-          --cli PATH         the switchboard binary (default: next to this executable)
+          --cli PATH         the switchboard-cli binary (default: next to this executable)
           --work-dir DIR     where the corpus file is written (default: $TMPDIR/switchboard-bench)
           --write-corpus P   write the corpus (--messages, --seed) as NDJSON to P and exit
           --profile-router C:M  run only the router loop of channel C with M middleware

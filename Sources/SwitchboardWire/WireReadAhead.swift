@@ -1,4 +1,5 @@
 import Foundation
+import Switchboard
 
 /// Lines read and prepared ahead by ``WirePipeline``'s reading thread, handed to
 /// the processing thread in order, in batches (one lock round trip per batch, not

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 
 /// One physical line of NDJSON input, as ``WireLineReader`` hands it out.
 package enum WireLine {

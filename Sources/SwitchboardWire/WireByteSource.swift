@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 
 /// Where the wire format's input bytes come from: a file descriptor (stdin, a
 /// file) or bytes in memory (tests, fixture replay).
