@@ -8,7 +8,7 @@ import Switchboard
 struct Options {
     var quick = false
     var sections: Set<String> = Options.allSections
-    static let allSections: Set<String> = ["parse", "decode", "router", "cli", "rss", "scaling"]
+    static let allSections: Set<String> = ["parse", "decode", "router", "cli", "rss", "scaling", "driver"]
     var seed: UInt64 = 8
     var messages: Int?
     var rssMessages: Int?
@@ -26,7 +26,7 @@ struct Options {
     var plotPath: String? = FileManager.default.fileExists(atPath: "docs") ? "docs/benchmarks-scaling.svg" : nil
 
     static let usage = """
-        usage: switchboard-bench [--quick] [--sections parse,decode,router,cli,rss,scaling] [--seed N]
+        usage: switchboard-bench [--quick] [--sections parse,decode,router,cli,rss,scaling,driver] [--seed N]
                                  [--messages N] [--rss-messages N] [--repetitions N]
                                  [--cli PATH] [--work-dir DIR] [--write-corpus PATH]
                                  [--profile-router sdkReady|addCartLine:0|3] [--iterations N]
@@ -34,14 +34,15 @@ struct Options {
                                  [--peer-size N] [--plot PATH|none]
 
           --quick            smaller corpus and fewer repetitions (a minute instead of several)
-          --sections LIST    which sections to run (default: all of parse,decode,router,cli,rss,scaling)
+          --sections LIST    which sections to run (default: all of parse,decode,router,cli,rss,scaling,driver)
           --seed N           corpus seed (default 8); the same seed gives the same corpus
           --messages N       messages in the CLI corpus (default 200000; quick 50000)
           --rss-messages N   messages streamed to the CLI for peak RSS (default 2000000; quick 500000)
           --repetitions N    timed repetitions per measurement (default 7; quick 3); medians are reported
           --cli PATH         the switchboard binary (default: next to this executable)
           --work-dir DIR     where the corpus file is written (default: $TMPDIR/switchboard-bench)
-          --write-corpus P   write the corpus (--messages, --seed) as NDJSON to P and exit
+          --write-corpus P   write the corpus (--messages, --seed) as NDJSON to P and exit; with
+                             --corpora NAME (one of lines,wishlist,attributes), that corpus
           --profile-router C:M  run only the router loop of channel C with M middleware
                              (--iterations times, default 400000) and exit: a driver for
                              `valgrind --tool=callgrind` (see docs/benchmarks.md)
@@ -71,7 +72,7 @@ struct Options {
             case "--sections", "--section":
                 let list = Set(value(argument).split(separator: ",").map(String.init))
                 guard list.isSubset(of: Options.allSections), !list.isEmpty else {
-                    fail("unknown section in \(list.sorted()); choose from parse,decode,router,cli,rss,scaling")
+                    fail("unknown section in \(list.sorted()); choose from \(Options.allSections.sorted().joined(separator: ","))")
                 }
                 options.sections = list
             case "--seed": options.seed = UInt64(number(argument))
@@ -140,6 +141,21 @@ let options = Options.parse(CommandLine.arguments.dropFirst())
 let generated = nowNanoseconds()
 let corpus = Corpus(count: options.profileRouter == nil ? options.corpusSize : 20_000, seed: options.seed)
 let corpusBytes = corpus.ndjson
+
+if let path = options.writeCorpus, options.scalingCorpora.count == 1,
+    let kind = GrowthCorpus.Kind(rawValue: options.scalingCorpora[0])
+{
+    // `--corpora lines --write-corpus P`: a corpus whose state grows, --messages long.
+    var growth = GrowthCorpus(kind: kind, seed: options.seed)
+    var bytes: [UInt8] = []
+    for _ in 0..<options.corpusSize {
+        bytes += growth.next()
+        bytes.append(0x0A)
+    }
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { Options.fail("cannot write \(path)") }
+    log("wrote \(options.corpusSize) \(kind) messages (\(bytes.count) bytes, state at end \(growth.stateSize)) to \(path)")
+    exit(0)
+}
 
 if let path = options.writeCorpus {
     guard FileManager.default.createFile(atPath: path, contents: Data(corpusBytes)) else {
@@ -255,13 +271,19 @@ if options.sections.contains("cli") || options.sections.contains("rss") {
 
 // MARK: 5. Scaling
 
-if options.sections.contains("scaling") {
+if options.sections.contains("scaling") || options.sections.contains("driver") {
     let cli = ProcessSections(options: options, corpus: corpus, corpusBytes: []).cliPath()
-    if access(cli, X_OK) == 0 {
-        try? FileManager.default.createDirectory(atPath: options.workDirectory, withIntermediateDirectories: true)
-        ScalingSection(options: options).run(into: &report, cli: cli)
+    if access(cli, X_OK) != 0 {
+        report.note("Scaling and driver sections skipped: no switchboard binary at \(cli).")
     } else {
-        report.note("Scaling section skipped: no switchboard binary at \(cli).")
+        if options.sections.contains("scaling") {
+            try? FileManager.default.createDirectory(atPath: options.workDirectory, withIntermediateDirectories: true)
+            ScalingSection(options: options).run(into: &report, cli: cli)
+        }
+        // MARK: 6. A driver that waits for each outcome
+        if options.sections.contains("driver") {
+            DriverSection(corpus: corpus, rounds: options.quick ? 500 : 2000).run(into: &report, cli: cli)
+        }
     }
 }
 

@@ -29,9 +29,9 @@ public final class Cart: Sendable {
 
     struct State {
         /// The lines in the order they were created, found by merchandise and attributes in O(1).
-        var lines = InsertionOrderedStore<LineIdentity, CartLine>()
+        var lines = InsertionOrderedStore<Prehashed<LineIdentity>, CartLine>()
         /// The identity of each line, by line ID (for `removeLine(id:)` in O(1)).
-        var lineIdentities: [String: LineIdentity] = [:]
+        var lineIdentities: [String: Prehashed<LineIdentity>] = [:]
         var nextLine = 1
         var offers: [ProductCartOffer] = []
         /// The JSON text of each offer in `offers` (same index), written the first time a
@@ -85,7 +85,7 @@ public final class Cart: Sendable {
         }
         let outcome = state.withLock { state -> Result<T, CartError> in
             // One hash lookup, whatever the number of lines; the line is changed where it is.
-            let identity = LineIdentity(merchandiseId: line.merchandiseId, attributes: line.attributes)
+            let identity = Prehashed(LineIdentity(merchandiseId: line.merchandiseId, attributes: line.attributes))
             let merged = state.lines.modify(identity) { existing -> Result<T, CartError> in
                 let (sum, overflow) = existing.quantity.addingReportingOverflow(line.quantity)
                 guard !overflow else { return .failure(.lineQuantityOverflow(lineId: existing.lineId)) }

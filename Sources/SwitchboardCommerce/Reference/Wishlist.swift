@@ -16,7 +16,7 @@ public final class Wishlist: Sendable {
 
     private struct State {
         /// The entries in the order they were first added, found by ID in O(1).
-        var entries = InsertionOrderedStore<WishlistEntryID, Stored>()
+        var entries = InsertionOrderedStore<Prehashed<WishlistEntryID>, Stored>()
         /// Where entries are written, reused.
         var writer = JSONWriter(capacity: 1024)
     }
@@ -63,7 +63,7 @@ public final class Wishlist: Sendable {
 
     /// Whether the entry with `id` is on the wishlist (O(1)).
     public func contains(_ id: WishlistEntryID) -> Bool {
-        state.withLock { $0.entries.contains(id) }
+        state.withLock { $0.entries.contains(Prehashed(id)) }
     }
 
     /// Applies an update.
@@ -87,15 +87,16 @@ public final class Wishlist: Sendable {
 
     /// Adds, refreshes (in place) or removes the entry: one hash lookup, whatever the number of entries.
     private static func apply(_ update: WishlistEntryUpdate, to state: inout State) {
+        let id = Prehashed(update.id)
         guard update.isWishlisted else {
-            state.entries.remove(update.id)
+            state.entries.remove(id)
             return
         }
         let entry = WishlistEntry(id: update.id, title: update.title, price: update.price, customData: update.customData)
-        let refreshed: Void? = state.entries.modify(update.id) { (stored: inout Stored) in
+        let refreshed: Void? = state.entries.modify(id) { (stored: inout Stored) in
             stored = Stored(entry: entry)
         }
-        if refreshed == nil { state.entries.append(Stored(entry: entry), for: update.id) }
+        if refreshed == nil { state.entries.append(Stored(entry: entry), for: id) }
     }
 
     /// Empties the wishlist.
