@@ -22,9 +22,14 @@ import Darwin
         (#"{"name":"noSuchChannel"}"#, [#""line":4"#, #""outcome":"unhandled""#]),
         (#"{"name":"addCartLine","body":{"quantity":"x"}}"#, [#""line":5"#, #""outcome":"invalid""#]),
         ("{oops", [#""line":6"#, #""outcome":"malformed""#]),
-        (#"{"name":"removeCartLine","id":9,"body":{"lineId":"gid://shopify/CartLine/1"}}"#, [#""line":7"#, #""outcome":"handled""#]),
-        (#"{"name":"removeCartLine","id":10,"body":{"lineId":"gid://shopify/CartLine/1"}}"#, [#""line":8"#, #""outcome":"failed""#]),
+        (Self.removeLine(id: 9), [#""line":7"#, #""outcome":"handled""#]),
+        (Self.removeLine(id: 10), [#""line":8"#, #""outcome":"failed""#, "CartLine/1"]),
     ]
+
+    static func removeLine(id: Int) -> String {
+        #"{"name":"removeCartLine","id":"# + "\(id)"
+            + #","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"m1","productId":"p","quantity":2,"attributes":{"k":"v"}}}"#
+    }
 
     @Test(arguments: [false, true])
     func eachOutcomeArrivesBeforeTheNextMessageIsWritten(readAhead: Bool) async throws {
