@@ -176,12 +176,15 @@ struct GrowthCorpus {
         return writer.bytes
     }
 
+    /// Takes one of `items` at random (from anywhere: the order of `items` is not the store's), or `nil`.
+    private static func takeRandom<T>(_ items: inout [T], _ random: inout SplitMix64) -> T? {
+        guard !items.isEmpty else { return nil }
+        items.swapAt(random.int(0...(items.count - 1)), items.count - 1)
+        return items.removeLast()
+    }
+
     private mutating func removeLine() -> [UInt8]? {
-        guard !lines.isEmpty else { return nil }
-        let position = random.int(0...(lines.count - 1))
-        let line = lines[position]
-        lines.swapAt(position, lines.count - 1)
-        lines.removeLast()
+        guard let line = Self.takeRandom(&lines, &random) else { return nil }
         header("removeCartLine")
         writeLine(lineId: line.lineId, merchandise: line.merchandise, attributes: line.attributes)
         return writer.bytes
@@ -226,11 +229,7 @@ struct GrowthCorpus {
     }
 
     private mutating func unwishlist() -> [UInt8]? {
-        guard !entries.isEmpty else { return nil }
-        let position = random.int(0...(entries.count - 1))
-        let entry = entries[position]
-        entries.swapAt(position, entries.count - 1)
-        entries.removeLast()
+        guard let entry = Self.takeRandom(&entries, &random) else { return nil }
         header("wishlistEntryUpdate")
         writeEntry(entry, wishlisted: false)
         return writer.bytes

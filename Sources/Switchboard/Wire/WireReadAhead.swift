@@ -5,7 +5,8 @@ import Foundation
 /// per line).
 ///
 /// Memory is bounded by bytes, not lines: a batch closes at ``batchSize`` lines or
-/// ``batchBytes`` of prepared lines (the bytes and the tape of each), and the batches
+/// ``batchBytes`` of prepared lines (the bytes and the tape of each), or when the next read
+/// would wait for input (so a writer waiting for each outcome gets it), and the batches
 /// waiting hold at most ``queueBytes`` — except that one batch larger than that (a
 /// line near `--max-line-bytes`) may wait alone. So beyond ``queueBytes`` the
 /// pipeline holds at most three batches (one waiting, one being processed, one
