@@ -47,11 +47,9 @@ struct InsertionOrderedStore<Key: Hashable, Element> {
     mutating func modify<T, Failure: Error>(
         _ key: Key, _ change: (inout Element) throws(Failure) -> T
     ) throws(Failure) -> T? {
-        guard let slot = positions[key], var current = slots[slot] else { return nil }
-        // Taken out of the array while it changes, so that what it holds is not shared (changed in place).
-        slots[slot] = nil
-        defer { slots[slot] = current }
-        return try change(&current.element)
+        guard let slot = positions[key], slots[slot] != nil else { return nil }
+        // Changed where it is (a copy would retain and release all it holds); the `!` is checked just above.
+        return try change(&slots[slot]!.element)
     }
 
     /// Appends `element` under `key`, after every element there is.
@@ -87,11 +85,9 @@ struct InsertionOrderedStore<Key: Hashable, Element> {
 
     /// Calls `change` with each element in insertion order, to change it in place.
     mutating func modifyEach(_ change: (inout Element) -> Void) {
-        for index in slots.indices {
-            guard var current = slots[index] else { continue }
-            slots[index] = nil
-            change(&current.element)
-            slots[index] = current
+        // Changed where they are; the `!` is checked by the `where` clause.
+        for index in slots.indices where slots[index] != nil {
+            change(&slots[index]!.element)
         }
     }
 
