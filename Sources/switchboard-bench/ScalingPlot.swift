@@ -1,19 +1,19 @@
 import Foundation
 
-/// The scaling section's plot, as a self-contained SVG (no dependencies): two panels
-/// side by side, wall-clock time per message and peak RSS, against the number of
-/// messages on a logarithmic axis, one line per corpus; on the time panel a dashed
-/// line per corpus marks its `jq -c .` time ÷ 4 (the target: at or below it).
+/// The scaling section's plot, as a self-contained SVG (no dependencies): three panels
+/// side by side, CPU time and wall-clock time per message and peak RSS, against the
+/// number of messages on a logarithmic axis, one line per corpus; on the time panels a
+/// dashed line per corpus marks its `jq -c .` time ÷ 4 (the target: at or below it).
 struct ScalingPlot {
     let series: [ScalingSection.Series]
 
     static let colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
-    static let panelWidth = 420.0
+    static let panelWidth = 330.0
     static let panelHeight = 280.0
-    static let margin = (left: 64.0, right: 16.0, top: 36.0, bottom: 48.0)
+    static let margin = (left: 64.0, right: 28.0, top: 36.0, bottom: 48.0)
 
     func svg() -> String {
-        let width = 2 * (Self.panelWidth + Self.margin.left + Self.margin.right)
+        let width = 3 * (Self.panelWidth + Self.margin.left + Self.margin.right)
         let height = Self.panelHeight + Self.margin.top + Self.margin.bottom + 24 + 18 * Double(series.count)
         var text = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
@@ -21,15 +21,21 @@ struct ScalingPlot {
             <rect width="100%" height="100%" fill="white"/>
 
             """
-        let time: [(String, [(Double, Double)], Double?)] = series.map { series in
+        let cpu: [(String, [(Double, Double)], Double?)] = series.map { series in
+            let jq = series.peers.first { $0.name.hasPrefix("jq") }
+            return (series.corpus, series.points.map { (Double($0.messages), $0.cpu) }, jq.map { $0.cpu / 4 })
+        }
+        let wall: [(String, [(Double, Double)], Double?)] = series.map { series in
             let jq = series.peers.first { $0.name.hasPrefix("jq") }
             return (series.corpus, series.points.map { (Double($0.messages), $0.wall) }, jq.map { $0.wall / 4 })
         }
         let memory: [(String, [(Double, Double)], Double?)] = series.map { series in
             (series.corpus, series.points.map { (Double($0.messages), Double($0.peak) / 1_048_576) }, nil)
         }
-        text += panel(time, x: 0, title: "wall-clock time per message (ns)", unit: "ns")
-        text += panel(memory, x: Self.panelWidth + Self.margin.left + Self.margin.right, title: "peak RSS (MiB)", unit: "MiB")
+        let step = Self.panelWidth + Self.margin.left + Self.margin.right
+        text += panel(cpu, x: 0, title: "CPU time per message (ns)", unit: "ns")
+        text += panel(wall, x: step, title: "wall-clock time per message (ns)", unit: "ns")
+        text += panel(memory, x: 2 * step, title: "peak RSS (MiB)", unit: "MiB")
         var legendY = Self.panelHeight + Self.margin.top + Self.margin.bottom + 12
         for (index, series) in series.enumerated() {
             let color = Self.colors[index % Self.colors.count]
