@@ -167,9 +167,12 @@ import Testing
         #expect(cart.lines == model.lines)
     }
 
-    @Test func aHundredThousandLinesThenEveryOtherRemoved() throws {
+    // Sizes are kept so that each test takes a fraction of a second in a debug build: these are
+    // synchronous and hold a thread of Swift's cooperative pool (two threads on two cores), where
+    // other suites wait for replies with deadlines.
+    @Test func fortyThousandLinesThenEveryOtherRemoved() throws {
         let cart = Cart()
-        let count = 100_000
+        let count = 40_000
         for merchandise in 0..<count { try cart.add(Self.line(merchandise, ["n": "\(merchandise % 7)"])) }
         for number in stride(from: 1, through: count, by: 2) { try cart.removeLine(id: "gid://shopify/CartLine/\(number)") }
         let lines = cart.lines
@@ -227,8 +230,8 @@ import Testing
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(bound))
         }
-        for step in 0..<8_000 {
-            let id = Self.entry(next(600))
+        for step in 0..<4_000 {
+            let id = Self.entry(next(200))
             let on = next(3) != 0
             let update = WishlistEntryUpdate(id: id, isWishlisted: on, title: "t\(step)")
             wishlist.apply(update)

@@ -42,18 +42,31 @@ private struct DrivenSource: WireByteSource, Sendable {
     }
 }
 
+/// Runs blocking `work` on a Dispatch thread, not on the cooperative pool (one thread per
+/// core: a test blocked there, here on reads and a condition, would starve other suites'
+/// tasks, which wait for replies with deadlines).
+private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// Flushing before a read that would wait (issue #16): a writer that waits for each
 /// outcome before writing the next line gets it, inline and reading ahead.
 @Suite struct WireFlushBeforeWaitingTests {
     static func message(_ number: Int) -> String { #"{"name":"sdkReady","id":"# + "\(number)}\n" }
 
-    @Test func theLineReaderCallsBeforeWaitingAfterEveryLineReadSoFar() throws {
+    @Test func theLineReaderCallsBeforeWaitingAfterEveryLineReadSoFar() async throws {
+        let events = try await offThePool { try Self.readInline() }
+        #expect(events == ["line 1", "wait", "line 2", "wait", "line 3", "wait", "line 4", "wait"])
+    }
+
+    static func readInline() throws -> [String] {
         let input = DrivenInput()
         var source = DrivenSource(input: input)
         var events: [String] = []
-        var sent = 0
         input.push(Self.message(1) + "{\"name\":")  // a line and the start of the next
-        sent = 1
+        var sent = 1
         try WireLineReader(maxLineBytes: 1000).forEachLine(
             in: &source,
             beforeWaiting: {
@@ -69,7 +82,7 @@ private struct DrivenSource: WireByteSource, Sendable {
         ) { number, line in
             events.append("line \(number)")
         }
-        #expect(events == ["line 1", "wait", "line 2", "wait", "line 3", "wait", "line 4", "wait"])
+        return events
     }
 
     @Test func aFileLikeSourceIsNeverWaitedFor() throws {
@@ -81,7 +94,13 @@ private struct DrivenSource: WireByteSource, Sendable {
         #expect(waits == 0)
     }
 
-    @Test func readingAheadHandsOverEachLineAndFlushesBeforeWaiting() throws {
+    @Test func readingAheadHandsOverEachLineAndFlushesBeforeWaiting() async throws {
+        let (numbers, flushes) = try await offThePool { try Self.readAhead() }
+        #expect(numbers == [[1], [2], [3], [4], [5]])
+        #expect(flushes == 5)
+    }
+
+    static func readAhead() throws -> (numbers: [[Int]], flushes: Int) {
         let input = DrivenInput()
         let queue = WireReadAhead()
         input.push(Self.message(1))  // before the reader starts, so its first read does not wait
@@ -104,7 +123,6 @@ private struct DrivenSource: WireByteSource, Sendable {
         }) {
             numbers.append(batch.map(\.number))
         }
-        #expect(numbers == [[1], [2], [3], [4], [5]])
-        #expect(flushes == 5)
+        return (numbers, flushes)
     }
 }
