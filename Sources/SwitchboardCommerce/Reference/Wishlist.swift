@@ -5,9 +5,19 @@ import Switchboard
 /// custom data, keeping its place); `false` removes it (removing an entry that
 /// is not there changes nothing). Entries are identified by their whole
 /// ``WishlistEntryID``.
+///
+/// Cost: entries are kept in the order they were first added beside a hash index by
+/// ID, so an update takes the same time whatever the number of entries (O(1)
+/// amortised); ``snapshot`` (the `wishlistGetState` reply) and ``entries`` list them all.
 public final class Wishlist: Sendable {
+    /// An entry as the store keeps it.
+    private struct Stored {
+        var entry: WishlistEntry
+    }
+
     private struct State {
-        var entries: [WishlistEntry] = []
+        /// The entries in the order they were first added, found by ID in O(1).
+        var entries = InsertionOrderedStore<Prehashed<WishlistEntryID>, Stored>()
     }
 
     private let state = Locked(State())
@@ -17,40 +27,55 @@ public final class Wishlist: Sendable {
 
     /// The entries, in the order they were first added.
     public var entries: [WishlistEntry] {
-        state.withLock { $0.entries }
+        state.withLock { state in
+            var entries: [WishlistEntry] = []
+            entries.reserveCapacity(state.entries.count)
+            state.entries.forEach { entries.append($0.entry) }
+            return entries
+        }
     }
 
-    /// The entries, as `wishlistGetState` replies them.
+    /// The entries, as `wishlistGetState` replies them (it lists them all: O(count)).
     public var snapshot: WishlistState {
-        WishlistState(entries: state.withLock { $0.entries })
+        WishlistState(entries: entries)
     }
 
-    /// Whether the entry with `id` is on the wishlist.
+    /// Whether the entry with `id` is on the wishlist (O(1)).
     public func contains(_ id: WishlistEntryID) -> Bool {
-        state.withLock { state in state.entries.indices.contains { state.entries[$0].id == id } }
+        state.withLock { $0.entries.contains(Prehashed(id)) }
     }
 
     /// Applies an update.
-    /// - Returns: the wishlist after the update.
+    /// - Returns: the wishlist after the update, which lists every entry (O(count));
+    ///   the `wishlistEntryUpdate` handler does not ask for it, and its update is O(1) amortised.
     @discardableResult
     public func apply(_ update: WishlistEntryUpdate) -> WishlistState {
-        let entries = state.withLock { state -> [WishlistEntry] in
-            // Indices, not `firstIndex(where:)`, which hands its predicate a copy of each entry.
-            let index = state.entries.indices.first { state.entries[$0].id == update.id }
-            if update.isWishlisted {
-                let entry = WishlistEntry(
-                    id: update.id, title: update.title, price: update.price, customData: update.customData)
-                if let index {
-                    state.entries[index] = entry
-                } else {
-                    state.entries.append(entry)
-                }
-            } else if let index {
-                state.entries.remove(at: index)
-            }
-            return state.entries
+        state.withLock { state in
+            Wishlist.apply(update, to: &state)
+            var entries: [WishlistEntry] = []
+            entries.reserveCapacity(state.entries.count)
+            state.entries.forEach { entries.append($0.entry) }
+            return WishlistState(entries: entries)
         }
-        return WishlistState(entries: entries)
+    }
+
+    /// Applies an update (``apply(_:)``) without listing the wishlist: what the `wishlistEntryUpdate` handler calls.
+    func applyDiscardingState(_ update: WishlistEntryUpdate) {
+        state.withLock { Wishlist.apply(update, to: &$0) }
+    }
+
+    /// Adds, refreshes (in place) or removes the entry: one hash lookup, whatever the number of entries.
+    private static func apply(_ update: WishlistEntryUpdate, to state: inout State) {
+        let id = Prehashed(update.id)
+        guard update.isWishlisted else {
+            state.entries.remove(id)
+            return
+        }
+        let entry = WishlistEntry(id: update.id, title: update.title, price: update.price, customData: update.customData)
+        let refreshed: Void? = state.entries.modify(id) { (stored: inout Stored) in
+            stored = Stored(entry: entry)
+        }
+        if refreshed == nil { state.entries.append(Stored(entry: entry), for: id) }
     }
 
     /// Empties the wishlist.
