@@ -7,7 +7,7 @@ import Switchboard
 
 struct Options {
     var quick = false
-    var sections: Set<String> = ["parse", "decode", "router", "cli", "rss"]
+    var sections: Set<String> = ["parse", "decode", "router", "channels", "cli", "rss"]
     var seed: UInt64 = 8
     var messages: Int?
     var rssMessages: Int?
@@ -18,15 +18,18 @@ struct Options {
     /// `sdkReady:3` etc.: only run that router loop (for callgrind), then exit.
     var profileRouter: (channel: String, middleware: Int)?
     var iterations: Int?
+    /// Sizes of the channels section (default 1k, 10k, 100k).
+    var channelCounts: [Int]?
 
     static let usage = """
-        usage: switchboard-bench [--quick] [--sections parse,decode,router,cli,rss] [--seed N]
+        usage: switchboard-bench [--quick] [--sections parse,decode,router,channels,cli,rss] [--seed N]
                                  [--messages N] [--rss-messages N] [--repetitions N]
                                  [--cli PATH] [--work-dir DIR] [--write-corpus PATH]
                                  [--profile-router sdkReady|addCartLine:0|3] [--iterations N]
+                                 [--channel-counts N,N,...]
 
           --quick            smaller corpus and fewer repetitions (a minute instead of several)
-          --sections LIST    which sections to run (default: all of parse,decode,router,cli,rss)
+          --sections LIST    which sections to run (default: all of parse,decode,router,channels,cli,rss)
           --seed N           corpus seed (default 8); the same seed gives the same corpus
           --messages N       messages in the CLI corpus (default 200000; quick 50000)
           --rss-messages N   messages streamed to the CLI for peak RSS (default 2000000; quick 500000)
@@ -38,6 +41,8 @@ struct Options {
                              (--iterations times, default 400000) and exit: a driver for
                              `valgrind --tool=callgrind` (see docs/benchmarks.md)
           --iterations N     router loop length (default 400000; quick 100000)
+          --channel-counts L how many channels the channels section registers and cancels
+                             (default 1000,10000,100000)
         """
 
     static func parse(_ arguments: ArraySlice<String>) -> Options {
@@ -56,9 +61,9 @@ struct Options {
             case "--quick": options.quick = true
             case "--sections", "--section":
                 let list = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set<String> = ["parse", "decode", "router", "cli", "rss"]
+                let known: Set<String> = ["parse", "decode", "router", "channels", "cli", "rss"]
                 guard list.isSubset(of: known), !list.isEmpty else {
-                    fail("unknown section in \(list.sorted()); choose from parse,decode,router,cli,rss")
+                    fail("unknown section in \(list.sorted()); choose from parse,decode,router,channels,cli,rss")
                 }
                 options.sections = list
             case "--seed": options.seed = UInt64(number(argument))
@@ -69,6 +74,10 @@ struct Options {
             case "--work-dir": options.workDirectory = value(argument)
             case "--write-corpus": options.writeCorpus = value(argument)
             case "--iterations": options.iterations = number(argument)
+            case "--channel-counts":
+                let counts = value(argument).split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+                guard !counts.isEmpty else { fail("--channel-counts needs positive integers, like 1000,10000") }
+                options.channelCounts = counts
             case "--profile-router":
                 let parts = value(argument).split(separator: ":").map(String.init)
                 guard parts.count == 2, ["sdkReady", "addCartLine"].contains(parts[0]),
@@ -213,6 +222,14 @@ if options.sections.contains("router") {
             report.add(name, "\(label): overhead, 3 middleware", Format.nanoseconds(three - direct))
         }
     }
+}
+
+// MARK: 5. Many channels
+
+if options.sections.contains("channels") {
+    let counts = options.channelCounts ?? [1_000, 10_000, 100_000]
+    log("channels: registering and cancelling \(counts.map(Format.count).joined(separator: ", ")) channels")
+    ChannelsSection(counts: counts, churn: min(10_000, counts.max() ?? 10_000)).run(into: &report)
 }
 
 // MARK: 3 and 4. Whole processes
