@@ -27,8 +27,8 @@ import Foundation
 /// that replaced it, or the token's release), what it registered is not called
 /// again; a call that had already started may finish.
 ///
-/// The router is a thin facade over its parts: the ``RoutingTable`` (an immutable
-/// snapshot), delivery (`Delivery.swift`), buffering (`Buffering/`), features and
+/// The router is a thin facade over its parts: the routing table (`RoutingTable`,
+/// an immutable snapshot), delivery (`Delivery.swift`), buffering (`Buffering/`), features and
 /// the manifest (`Features/`), replies (`Replies/`) and diagnostics (`Diagnostics/`).
 public final class Router: Sendable {
     /// The settings the router was created with.
