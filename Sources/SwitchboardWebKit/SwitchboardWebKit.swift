@@ -13,10 +13,14 @@
 //
 // The content controller retains the proxy; the proxy holds the bridge weakly and
 // nothing here holds the web view or its owner strongly.
+//
+// On Linux, CI compiles this file against a stub WebKit module (.ci/webkit-stub,
+// run by .ci/webkit) and runs the adapter tests there.
 
 import Switchboard
 
 #if canImport(WebKit)
+import Foundation
 import WebKit
 
 extension RouterBridge {
@@ -30,12 +34,19 @@ extension RouterBridge {
     /// ```
     /// Keep the bridge for as long as the page should reach the router; release
     /// it (or call ``RouterBridge/stop()``) to remove the handlers and the script.
+    ///
+    /// One bridge drives a content controller's world at a time: a second bridge on
+    /// the same controller and world takes over (the first stops and removes its
+    /// handlers before the second adds its own), so WebKit never sees a handler name
+    /// twice. Names of handlers the app adds to the controller itself go in
+    /// `reservedNames`: the bridge never adds them (see ``RouterBridge/conflictingNames``).
     /// - Parameters:
     ///   - router: the router the page's messages go to.
     ///   - userContentController: the web view configuration's content controller (held weakly).
     ///   - webView: when given (held weakly), each manifest change is also applied to the loaded page at once.
     ///   - contentWorld: the world the handlers and the script live in; `.page` by default.
     ///   - alsoRegistering: channels to register even before they have a handler.
+    ///   - reservedNames: names of script message handlers the app adds to this controller itself.
     ///   - globalName: the property of `window` that holds the published manifest.
     public convenience init(
         router: Router,
@@ -43,11 +54,14 @@ extension RouterBridge {
         webView: WKWebView? = nil,
         contentWorld: WKContentWorld = .page,
         alsoRegistering: [Channel] = [],
+        reservedNames: Set<String> = [],
         globalName: String = "switchboard"
     ) {
         let registry = ContentControllerRegistry(
             controller: userContentController, webView: webView, world: contentWorld)
-        self.init(router: router, registry: registry, alsoRegistering: alsoRegistering, globalName: globalName)
+        self.init(
+            router: router, registry: registry, alsoRegistering: alsoRegistering,
+            reservedNames: reservedNames, globalName: globalName)
         registry.proxy.bridge = self
     }
 }
@@ -60,11 +74,13 @@ final class ContentControllerRegistry: ScriptMessageHandlerRegistry {
     private let world: WKContentWorld
     private var script: WKUserScript?
     let proxy = ScriptMessageProxy()
+    let handlerScope: HandlerScope?
 
     init(controller: WKUserContentController, webView: WKWebView?, world: WKContentWorld) {
         self.controller = controller
         self.webView = webView
         self.world = world
+        handlerScope = HandlerScope(controller: controller, world: world)
     }
 
     func addHandler(named name: String) {

@@ -22,6 +22,23 @@ import Foundation
 /// bridge only weakly (through its manifest observer), and the registry must not
 /// hold the bridge strongly. Releasing the bridge stops the observation and
 /// removes the handlers and the script it added; ``stop()`` does the same now.
+///
+/// ## One bridge per content controller and world
+/// WebKit allows one handler per name in each content world of a controller and
+/// terminates the app when a second one is added. So a bridge never adds a name
+/// that is taken:
+/// - **Another bridge on the same controller and world** (equal
+///   ``ScriptMessageHandlerRegistry/handlerScope``): the new bridge takes over.
+///   The previous bridge stops first (its handlers and script are removed,
+///   ``isStopped`` and ``wasTakenOver`` become `true`, messages that still reach it
+///   are answered with a failure saying so), then the new one registers. Releasing either
+///   bridge later, in any order, removes only what that bridge still holds: a
+///   taken-over bridge holds nothing, so it never removes the new bridge's handlers.
+/// - **Names the app registers itself** on that controller: pass them as
+///   `reservedNames`. The bridge never adds them; a live channel with such a name
+///   is listed in ``conflictingNames`` (its messages cannot reach the router from
+///   the page). WebKit has no API to list a controller's handlers, so names added
+///   by other code must be declared this way.
 @MainActor
 public final class RouterBridge {
     /// The router messages are routed through.
@@ -30,34 +47,51 @@ public final class RouterBridge {
     public let alsoRegistering: Set<Channel>
     /// The property of `window` that holds the published manifest.
     public let globalName: String
+    /// Handler names the bridge never adds: the app registers them on the controller itself.
+    public let reservedNames: Set<String>
 
     private struct State: Sendable {
         var registered: Set<String> = []
+        var conflicts: Set<String> = []
         var script: String?
         var stopped = false
+        var takenOver = false
     }
 
     private nonisolated let registry: any ScriptMessageHandlerRegistry
+    private nonisolated let scope: HandlerScope?
     private nonisolated let state = Locked(State())
     private var observation: Registration?
 
     /// Creates a bridge and brings the registry in line with the router at once.
+    ///
+    /// When another live bridge drives the same ``ScriptMessageHandlerRegistry/handlerScope``,
+    /// this one takes over: the other stops (removing its handlers and script) before this
+    /// one adds its own, so no handler name is ever added twice.
     /// - Parameters:
     ///   - router: the router the page's messages go to.
     ///   - registry: the content controller (or a fake) to keep in sync.
     ///   - alsoRegistering: channels to register even without a handler, so that
     ///     messages sent before the handler exists reach the router's buffer.
+    ///   - reservedNames: handler names the app registers on the same controller itself;
+    ///     the bridge never adds them and reports a live channel among them in ``conflictingNames``.
     ///   - globalName: the property of `window` that holds the published manifest.
     public init(
         router: Router,
         registry: any ScriptMessageHandlerRegistry,
         alsoRegistering: [Channel] = [],
+        reservedNames: Set<String> = [],
         globalName: String = "switchboard"
     ) {
         self.router = router
         self.registry = registry
+        self.scope = registry.handlerScope
         self.alsoRegistering = Set(alsoRegistering)
+        self.reservedNames = reservedNames
         self.globalName = globalName
+        if let scope, let previous = BridgeClaims.claim(scope, for: self, take: takeCleanup) {
+            previous.stop(takenOver: true)
+        }
         observation = router.observeManifest { [weak self] _ in
             RouterBridge.onMainActor { self?.synchronize() }
         }
@@ -65,21 +99,38 @@ public final class RouterBridge {
     }
 
     deinit {
-        let (names, hadScript) = state.withLock { state -> ([String], Bool) in
-            defer { state = State(registered: [], script: nil, stopped: true) }
-            return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
-        }
-        guard !names.isEmpty || hadScript else { return }
-        let registry = registry
-        RouterBridge.onMainActor {
-            for name in names { registry.removeHandler(named: name) }
-            if hadScript { registry.setUserScript(source: nil) }
+        // What is still registered is taken on the main actor, now when released there.
+        // Released elsewhere, a bridge created on the same scope in the meantime takes it
+        // first (BridgeClaims): removed once, before that bridge adds anything.
+        let take = takeCleanup
+        RouterBridge.onMainActor { take()?.run() }
+    }
+
+    /// Takes, once, what the bridge has registered (marking it stopped); `nil` when nothing is left.
+    /// It holds the state and the registry, not the bridge.
+    private nonisolated var takeCleanup: @Sendable () -> BridgeClaims.Cleanup? {
+        { [state, registry] in
+            let (names, hadScript) = state.withLock { state -> ([String], Bool) in
+                defer {
+                    state = State(registered: [], script: nil, stopped: true, takenOver: state.takenOver)
+                }
+                return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
+            }
+            guard !names.isEmpty || hadScript else { return nil }
+            return BridgeClaims.Cleanup(registry: registry, names: names, hadScript: hadScript)
         }
     }
 
     /// The handler names registered now, sorted.
     public var registeredNames: [String] {
         state.withLock { $0.registered.sorted() }
+    }
+
+    /// Live channel names the bridge did not register because they are in
+    /// ``reservedNames`` (the app's own handlers hold them), sorted. Messages the page
+    /// posts to these names go to the app's handler, not to the router.
+    public var conflictingNames: [String] {
+        state.withLock { $0.conflicts.sorted() }
     }
 
     /// The user script published now, or `nil` after ``stop()``.
@@ -93,10 +144,12 @@ public final class RouterBridge {
     /// its own whenever the router's manifest changes.
     public func synchronize() {
         let manifest = router.manifest
-        let wanted = Set(manifest.channels.map(\.name)).union(alsoRegistering.map(\.name))
+        let live = Set(manifest.channels.map(\.name)).union(alsoRegistering.map(\.name))
+        let wanted = live.subtracting(reservedNames)
         let script = ManifestScript.source(for: manifest, globalName: globalName)
         let change = state.withLock { state -> (remove: [String], add: [String], script: String?)? in
             guard !state.stopped else { return nil }
+            state.conflicts = live.intersection(reservedNames)
             let remove = state.registered.subtracting(wanted).sorted()
             let add = wanted.subtracting(state.registered).sorted()
             state.registered = wanted
@@ -113,19 +166,26 @@ public final class RouterBridge {
     /// Stops following the router and removes every handler and the script the
     /// bridge added. Messages that still arrive are answered with a failure.
     public func stop() {
-        observation?.cancel()
-        observation = nil
-        let (names, hadScript) = state.withLock { state -> ([String], Bool) in
-            defer { state = State(registered: [], script: nil, stopped: true) }
-            return (state.stopped ? [] : state.registered.sorted(), state.script != nil)
-        }
-        for name in names { registry.removeHandler(named: name) }
-        if hadScript { registry.setUserScript(source: nil) }
+        stop(takenOver: false)
     }
 
-    /// Whether ``stop()`` has run.
+    private func stop(takenOver: Bool) {
+        observation?.cancel()
+        observation = nil
+        if let scope { BridgeClaims.release(scope, by: self) }
+        if takenOver { state.withLock { $0.takenOver = true } }
+        takeCleanup()?.run()
+    }
+
+    /// Whether ``stop()`` has run, or another bridge took the content controller over.
     public var isStopped: Bool {
         state.withLock { $0.stopped }
+    }
+
+    /// Whether this bridge stopped because a newer bridge on the same content controller
+    /// and world took over (see "One bridge per content controller and world").
+    public var wasTakenOver: Bool {
+        state.withLock { $0.takenOver }
     }
 
     /// Routes one message the page posted and answers the page's promise.
@@ -150,10 +210,12 @@ public final class RouterBridge {
                 replyHandler(value, error)
             }
         }
-        if isStopped {
-            let failure = "\(name): the Switchboard bridge is stopped"
+        let (stopped, takenOver) = state.withLock { ($0.stopped, $0.takenOver) }
+        if stopped {
+            let why = takenOver ? " (another bridge took over its content controller)" : ""
+            let failure = "\(name): the Switchboard bridge is stopped" + why
             RouterBridge.onMainActor { replyHandler(nil, failure) }
-            return .stopped(reason: "bridge stopped")
+            return .stopped(reason: "bridge stopped" + why)
         }
         return router.receive(name: name, body: MessageBody(body), replyHandler: complete)
     }

@@ -24,4 +24,15 @@ public protocol ScriptMessageHandlerRegistry: AnyObject, Sendable {
     /// Replaces the bridge's user script with `source`, or removes it when `source` is `nil`.
     /// Other user scripts of the controller are not the bridge's and must be kept.
     func setUserScript(source: String?)
+
+    /// The controller and world this registry adds handlers to, when another registry
+    /// can add handlers there too. Bridges whose registries have equal scopes never
+    /// register at the same time: the newest takes the scope over (``RouterBridge``).
+    /// `nil` (the default) when the registry is the only one that can add handlers there.
+    var handlerScope: HandlerScope? { get }
+}
+
+extension ScriptMessageHandlerRegistry {
+    /// No shared scope: the registry is the only one that adds handlers where it does.
+    public var handlerScope: HandlerScope? { nil }
 }

@@ -19,7 +19,7 @@ public struct DecodingOptions: Sendable, Hashable {
         self.maxDepth = maxDepth
     }
 
-    /// The default options with ``lenient`` switched on.
+    /// The default options with ``lenient-swift.property`` switched on.
     public static var lenient: DecodingOptions { DecodingOptions(lenient: true) }
 }
 
@@ -30,7 +30,7 @@ public struct DecodingOptions: Sendable, Hashable {
 /// ``JSONValue``. Nothing is re-serialised. The rules, in short:
 ///
 /// - types are exact: `true` is not `1`, `1` is not `true`, `"1"` is not `1`
-///   (unless ``DecodingOptions/lenient``);
+///   (unless ``DecodingOptions/lenient-swift.property``);
 /// - an integer type takes an integral number in its range (`2.0` → `2`), and
 ///   rejects `2.5`, `1e30`, `-1` for `UInt`, `300` for `UInt8`; `Double` and
 ///   `Float` take any number of their magnitude; `Decimal` keeps the digits;

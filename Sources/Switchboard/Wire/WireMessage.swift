@@ -21,7 +21,7 @@ public enum WireID: Sendable, Hashable, CustomStringConvertible {
 /// One input message of the wire format: `{"name": "<channel>", "body": <any JSON>, "id": <string or number>}`.
 ///
 /// `body` and `id` are optional; other keys are ignored. ``parse(_:reader:)``
-/// reads one NDJSON line strictly; ``init(value:)`` takes a parsed object (an
+/// reads one NDJSON line strictly; ``parse(value:)`` takes a parsed object (an
 /// element of a `.json` array).
 public struct WireMessage: Sendable, Hashable {
     /// The channel.

@@ -22,7 +22,7 @@ import Foundation
 ///
 /// NDJSON inputs are read in chunks and split on `\n` as bytes, so memory stays
 /// flat however long the input; with ``readsAhead`` (the default), a second thread
-/// reads and parses the lines ahead (``WireSession/prepare(_:maxLineBytes:maxDepth:)``)
+/// reads and parses the lines ahead (`WireSession.prepare(_:maxLineBytes:maxDepth:)`)
 /// while the calling thread routes them in order, a bounded number of lines behind; a `.json` document is read whole, up to
 /// ``maxDocumentBytes``. A UTF-8 byte-order mark is stripped at the very start
 /// of each input, and only there.

@@ -107,7 +107,7 @@ public struct WireSession: Sendable {
         return .other(Array(line))
     }
 
-    /// Processes a line prepared by ``prepare(_:maxLineBytes:maxDepth:)`` (with this
+    /// Processes a line prepared by `prepare(_:maxLineBytes:maxDepth:)` (with this
     /// session's limits): the same outcome as ``process(line:number:source:)`` gives for it.
     package mutating func process(prepared: PreparedLine, number: Int, source: String?) -> WireOutcome? {
         switch prepared {

@@ -58,7 +58,7 @@ public final class ReferenceCommerce: Sendable {
     public var cartButtonClicks: Int { counters.withLock { $0.cartButtonClicks } }
 
     /// Registers the reference handlers on `router` and declares the commerce
-    /// features (``Feature/commerce``), so the manifest shows which are enabled.
+    /// features (`Feature.commerce`), so the manifest shows which are enabled.
     ///
     /// - Parameters:
     ///   - router: the router.

@@ -6,7 +6,7 @@ public struct FixtureMessage: Sendable {
     /// The channel name (a file's messages always have a valid one; one built
     /// in code may not, and the router then says so).
     public let name: String
-    /// The body; ``MessageBody/absent`` when the object has no `"body"` key.
+    /// The body; `MessageBody.absent` when the object has no `"body"` key.
     public let body: MessageBody
     /// The `"id"`, when given (a number is kept as its exact JSON text, `1.50` stays `1.50`).
     public let id: String?
@@ -44,7 +44,7 @@ public struct MalformedFixtureLine: Sendable, CustomStringConvertible {
 /// the same reason, in both):
 /// - `*.ndjson`: one JSON message object per line; blank lines (only spaces,
 ///   tabs and `\r`) are skipped; a line longer than
-///   ``WireSession/Options/maxLineBytes`` is malformed.
+///   `WireSession.Options.maxLineBytes` is malformed.
 /// - `*.json`: one message object, or an array of them.
 ///
 /// Parsing is strict (RFC 8259): invalid UTF-8, lone surrogates, duplicate

@@ -6,7 +6,7 @@ import Switchboard
 public struct ReplayedMessage: Sendable, CustomStringConvertible {
     /// The message replayed.
     public let message: FixtureMessage
-    /// What ``Router/receive(name:body:id:replyHandler:)`` returned.
+    /// What `Router.receive(name:body:id:replyHandler:)` returned.
     public let outcome: Outcome
     /// How the message's reply resolved: the reply of a request, `ReplyValue.none`
     /// for a handled event, or the failure. `nil` when it did not resolve within

@@ -81,16 +81,16 @@ public struct ExpectedOutcome: Sendable, CustomStringConvertible {
     }
 }
 
-/// The reply a test expects from ``StrictHarness/request(_:body:expecting:fileID:filePath:line:column:)``.
+/// The reply a test expects from ``StrictHarness/request(_:body:expecting:timeout:fileID:filePath:line:column:)``.
 public struct ExpectedReply: Sendable, CustomStringConvertible {
-    /// `nil` for a successful reply; a ``RequestFailure/kind`` (or `"*"` for any) for a failure.
+    /// `nil` for a successful reply; a `RequestFailure.kind` (or `"*"` for any) for a failure.
     let failureKind: String?
 
     /// A reply (the default).
     public static let reply = ExpectedReply(failureKind: nil)
     /// A failure of any kind.
     public static let failure = ExpectedReply(failureKind: "*")
-    /// A failure of the given ``RequestFailure/kind`` (`"noResponder"`, `"timedOut"`, …).
+    /// A failure of the given `RequestFailure.kind` (`"noResponder"`, `"timedOut"`, …).
     public static func failure(_ kind: String) -> ExpectedReply { ExpectedReply(failureKind: kind) }
     /// No responder on the channel.
     public static let noResponder = failure("noResponder")

@@ -1,7 +1,7 @@
 import Foundation
 import Switchboard
 
-/// An exhaustive test harness around a ``Router``, in the spirit of an
+/// An exhaustive test harness around a `Router`, in the spirit of an
 /// exhaustive test store: the test fails on anything it did not say it expects.
 ///
 /// It fails the test when
@@ -46,6 +46,10 @@ public final class StrictHarness: Sendable {
     ///   - router: the router under test (the app's own, with its handlers).
     ///   - replyTimeout: how long a reply may take before it counts as missing.
     ///   - reporter: where failures go; ``FailureReporter/automatic`` by default.
+    ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
+    ///   - filePath: the file path of the call site; `#filePath` by default.
+    ///   - line: the line of the call site; `#line` by default.
+    ///   - column: the column of the call site; `#column` by default.
     public init(
         router: Router,
         replyTimeout: Duration = .seconds(2),
@@ -88,6 +92,10 @@ public final class StrictHarness: Sendable {
     ///   - body: the loosely typed body (`[String: Any]`, as `WKScriptMessage.body`); `nil` for none.
     ///   - id: a correlation id.
     ///   - expected: the outcome the test expects; ``ExpectedOutcome/delivered`` by default.
+    ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
+    ///   - filePath: the file path of the call site; `#filePath` by default.
+    ///   - line: the line of the call site; `#line` by default.
+    ///   - column: the column of the call site; `#column` by default.
     /// - Returns: the router's outcome.
     @discardableResult
     public func send(
@@ -148,6 +156,10 @@ public final class StrictHarness: Sendable {
     ///   - body: the loosely typed body; `nil` for none.
     ///   - expected: ``ExpectedReply/reply`` (the default), or the failure the test expects.
     ///   - timeout: the longest wait; ``replyTimeout`` by default.
+    ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
+    ///   - filePath: the file path of the call site; `#filePath` by default.
+    ///   - line: the line of the call site; `#line` by default.
+    ///   - column: the column of the call site; `#column` by default.
     /// - Returns: the reply or the failure; `nil` when nothing came in time.
     @discardableResult
     public func request(
@@ -216,9 +228,13 @@ public final class StrictHarness: Sendable {
     /// sends, so `finish()` does not fail on it; fails the test when none of
     /// that kind arrives within `timeout`.
     /// - Parameters:
-    ///   - kind: the ``Diagnostic/kind`` (`"unhandled"`, `"keptExpired"`, `"duplicateReply"`, …).
+    ///   - kind: the `Diagnostic.kind` (`"unhandled"`, `"keptExpired"`, `"duplicateReply"`, …).
     ///   - channel: the channel it must concern; `nil` for any.
     ///   - timeout: how long to wait for it; zero to look only at what arrived already.
+    ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
+    ///   - filePath: the file path of the call site; `#filePath` by default.
+    ///   - line: the line of the call site; `#line` by default.
+    ///   - column: the column of the call site; `#column` by default.
     public func expectDiagnostic(
         _ kind: String, on channel: Channel? = nil, timeout: Duration = .seconds(1),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
