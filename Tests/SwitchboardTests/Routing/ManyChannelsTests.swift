@@ -25,23 +25,24 @@ struct NumberedEvent: Event {
 
     @Test func thousandsOfChannelsRouteRegisterAndCancelIndependently() throws {
         let router = Router()
-        let count = 5_000
+        let count = 3_000
         let seen = Tally<String>()
         var tokens: [Registration] = []
         for index in 0..<count {
             tokens.append(Self.register(router, on: try Channel(validating: "channel\(index)")) { seen.add($0.name) })
         }
         #expect(router.manifest.channels.count == count)
-        for index in stride(from: 0, to: count, by: 1) {
-            #expect(router.receive(name: "channel\(index)", body: ["n": index]).kind == "handled")
-        }
+        // Checked in one expectation each (an expectation per message would make the test slow).
+        let unhandled = (0..<count).filter { router.receive(name: "channel\($0)", body: ["n": $0]).kind != "handled" }
+        #expect(unhandled.isEmpty)
         #expect(seen.all.count == count && seen.repeated.isEmpty)
         // Cancel every other one.
         for index in stride(from: 0, to: count, by: 2) { tokens[index].cancel() }
-        for index in 0..<count {
+        let wrong = (0..<count).filter { index in
             let expected = index % 2 == 0 ? "unhandled" : "handled"
-            #expect(router.receive(name: "channel\(index)", body: ["n": index]).kind == expected)
+            return router.receive(name: "channel\(index)", body: ["n": index]).kind != expected
         }
+        #expect(wrong.isEmpty)
         let live = router.manifest.channels.map(\.name)
         #expect(live == (0..<count).filter { $0 % 2 == 1 }.map { "channel\($0)" }.sorted())
         tokens.removeAll()

@@ -16,17 +16,17 @@ final class Gate: Sendable {
 
     static func pass() { current.withLock { $0 }.pass() }
 
-    /// Waits (yielding) until the gate opens.
+    /// Waits (sleeping 50 µs at a time) until the gate opens.
     func pass() {
         state.withLock { $0.arrived += 1 }
         let end = ContinuousClock.now + .seconds(10)
-        while !state.withLock({ $0.open }) && ContinuousClock.now < end { sched_yield() }
+        while !state.withLock({ $0.open }) && ContinuousClock.now < end { usleep(50) }
     }
 
-    /// Waits (yielding) until `count` threads wait at the gate, or a second has passed.
+    /// Waits (sleeping 50 µs at a time) until `count` threads wait at the gate, or a second has passed.
     func waitForArrivals(_ count: Int) {
         let end = ContinuousClock.now + .seconds(1)
-        while state.withLock({ $0.arrived }) < count && ContinuousClock.now < end { sched_yield() }
+        while state.withLock({ $0.arrived }) < count && ContinuousClock.now < end { usleep(50) }
     }
 
     func open() { state.withLock { $0.open = true } }
@@ -199,18 +199,23 @@ struct GatedEcho: Request {
 
     @Test func keptMessagesComeFirstThenLaterOnesInReceiveOrder() async {
         let rounds = 40 * Stress.scale
-        let kept = 20
-        let later = 60
+        let kept = 50
+        let later = 100
         var misordered = 0
         for _ in 0..<rounds {
-            let router = Router()
-            router.setBufferPolicy(.keep(max: 100, for: .seconds(60)), for: StressPing.channel)
+            // Room for every message, so none is pushed out before the handler registers.
+            let router = Router(options: RouterOptions(maxKeptPerChannel: 1_000, maxKeptTotal: 1_000))
+            router.setBufferPolicy(.keep(max: 1_000, for: .seconds(60)), for: StressPing.channel)
             for seq in 0..<kept { _ = router.receive(name: "stressPing", body: ["seq": seq]) }
             let seen = RouterRecorder<Int>()
             let token = Locked<Registration?>(nil)
             await Stress.onThreads(2) { thread in
                 if thread == 0 {
-                    let registration = router.on(StressPing.self) { seen.append($0.seq) }
+                    // A handler that takes a moment, so that delivering the kept messages takes a while.
+                    let registration = router.on(StressPing.self) { ping in
+                        seen.append(ping.seq)
+                        usleep(20)
+                    }
                     token.withLock { $0 = registration }
                 } else {
                     for seq in kept..<(kept + later) { _ = router.receive(name: "stressPing", body: ["seq": seq]) }
