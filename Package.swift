@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Switchboard: a named-channel message router for the bridge between a host app
 // and the SDKs, widgets and web views embedded in it. No dependencies.
 
@@ -6,50 +6,66 @@ import PackageDescription
 
 let package = Package(
     name: "Switchboard",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    // The libraries an app depends on. The command-line tool is a product too
+    // (`swift build --product switchboard-cli`); the benchmark and the fuzz
+    // targets are development tools, run from this package only (a root
+    // package's executable targets need no product: `swift run switchboard-bench`).
     products: [
         .library(name: "Switchboard", targets: ["Switchboard"]),
         .library(name: "SwitchboardCommerce", targets: ["SwitchboardCommerce"]),
         .library(name: "SwitchboardWebKit", targets: ["SwitchboardWebKit"]),
+        .library(name: "SwitchboardWire", targets: ["SwitchboardWire"]),
         .library(name: "SwitchboardTesting", targets: ["SwitchboardTesting"]),
-        .executable(name: "switchboard", targets: ["switchboard"]),
-        .executable(name: "switchboard-bench", targets: ["switchboard-bench"]),
+        .executable(name: "switchboard-cli", targets: ["SwitchboardCLI"]),
     ],
     targets: [
         .target(name: "Switchboard"),
         .target(name: "SwitchboardCommerce", dependencies: ["Switchboard"]),
         .target(name: "SwitchboardWebKit", dependencies: ["Switchboard"]),
-        .target(name: "SwitchboardTesting", dependencies: ["Switchboard"]),
-        .executableTarget(name: "switchboard", dependencies: ["Switchboard", "SwitchboardCommerce"]),
+        // The NDJSON wire format (reader, session, pipeline, outcome lines, sinks) and
+        // TrafficRecorder: what an app may ship, so no test framework is linked here.
+        .target(name: "SwitchboardWire", dependencies: ["Switchboard"]),
+        .target(name: "SwitchboardTesting", dependencies: ["Switchboard", "SwitchboardWire"]),
+        .executableTarget(
+            name: "SwitchboardCLI",
+            dependencies: ["Switchboard", "SwitchboardWire", "SwitchboardCommerce"]
+        ),
         .executableTarget(name: "switchboard-bench", dependencies: ["Switchboard", "SwitchboardCommerce"]),
-        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"]),
+        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardWire"]),
         .testTarget(name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard"]),
         .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
         .testTarget(
-            name: "SwitchboardTestingTests",
-            dependencies: ["SwitchboardTesting", "Switchboard", "SwitchboardCommerce"]
+            name: "SwitchboardWireTests",
+            dependencies: ["SwitchboardWire", "Switchboard", "SwitchboardCommerce"]
         ),
-        .testTarget(name: "SwitchboardCLITests", dependencies: ["switchboard"]),
+        .testTarget(
+            name: "SwitchboardTestingTests",
+            dependencies: ["SwitchboardTesting", "SwitchboardWire", "Switchboard", "SwitchboardCommerce"]
+        ),
+        .testTarget(name: "SwitchboardCLITests", dependencies: ["SwitchboardCLI"]),
     ]
 )
 
 // Fuzz targets (docs/reliability.md): executables whose only entry point is
 // `LLVMFuzzerTestOneInput`; .ci/fuzz builds them with `--sanitize=fuzzer`.
-package.products += [
-    .executable(name: "SwitchboardFuzzDecoder", targets: ["SwitchboardFuzzDecoder"]),
-    .executable(name: "SwitchboardFuzzMessages", targets: ["SwitchboardFuzzMessages"]),
-]
+// Not products: nothing outside this package can depend on them.
 package.targets += [
     .executableTarget(name: "SwitchboardFuzzDecoder", dependencies: ["Switchboard"]),
-    .executableTarget(name: "SwitchboardFuzzMessages", dependencies: ["Switchboard", "SwitchboardCommerce"]),
+    .executableTarget(
+        name: "SwitchboardFuzzMessages",
+        dependencies: ["Switchboard", "SwitchboardWire", "SwitchboardCommerce"]
+    ),
 ]
 
 // One place for the settings every target shares: Swift 6 mode, strict
-// concurrency (implied by 6), `any` spelled out, and warnings treated as defects.
+// concurrency (implied by 6), `any` spelled out, and warnings treated as errors
+// (`treatAllWarnings`, SE-0480: a safe setting, unlike `-warnings-as-errors`
+// through `unsafeFlags`, which SwiftPM refuses in a package depended on by version).
 for target in package.targets {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
-    settings.append(.unsafeFlags(["-warnings-as-errors"]))
+    settings.append(.treatAllWarnings(as: .error))
     target.swiftSettings = settings
 }

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardWire
 
 /// An input that starts with `[` is also read as a `.json` input (one document:
 /// an array of messages): one outcome per element, numbered 1…n; a document

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardWire
 
 /// The CLI's line reader against a naive split: fed in chunks of a few bytes,
 /// with a line limit of a few dozen bytes (both taken from the input), it hands

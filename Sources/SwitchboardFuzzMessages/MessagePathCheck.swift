@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardWire
 
 /// The properties checked on one input:
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardWire
 
 /// The outcome lines as the CLI writes them (docs/wire-format.md, "Output"):
 /// one line each, valid JSON to the strict reader and to `JSONSerialization`,

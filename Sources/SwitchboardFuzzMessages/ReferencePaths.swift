@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardWire
 
 /// Routes each line of an input again, outside the CLI's code, and compares:
 /// the slow path (`JSONReader` → `WireMessage` → `JSONValue` body) on a second

@@ -10,7 +10,7 @@ struct NumberedChannelEvent: BodylessEvent {
     static var channel: Channel { current }
 }
 
-/// Section 5: many channels. Registering and cancelling n channels, the cost of a
+/// Section 7: many channels. Registering and cancelling n channels, the cost of a
 /// receive with n channels registered, and receive latency while another thread
 /// registers and cancels channels.
 struct ChannelsSection {
@@ -20,7 +20,7 @@ struct ChannelsSection {
     let churn: Int
 
     func run(into report: inout Report) {
-        let name = "5 many channels"
+        let name = "7 many channels"
         for count in counts {
             let channels = (0..<count).compactMap { try? Channel(validating: "channel\($0)") }
             let router = Router()

@@ -22,7 +22,7 @@ struct ProcessSections {
         """
 
     func cliPath() -> String {
-        options.cliPath ?? Processes.ownDirectory() + "/switchboard"
+        options.cliPath ?? Processes.ownDirectory() + "/switchboard-cli"
     }
 
     func run(into report: inout Report) {
@@ -36,8 +36,8 @@ struct ProcessSections {
         let cli = cliPath()
         guard access(cli, X_OK) == 0 else {
             report.note(
-                "CLI sections skipped: no switchboard binary at \(cli) "
-                    + "(build it with `swift build -c release --product switchboard`, or pass --cli PATH).")
+                "CLI sections skipped: no switchboard-cli binary at \(cli) "
+                    + "(build it with `swift build -c release --product switchboard-cli`, or pass --cli PATH).")
             return
         }
         let count = corpus.messages.count

@@ -47,16 +47,20 @@ enum Processes {
         return nil
     }
 
-    /// The directory of this executable (`/proc/self/exe` on Linux).
+    /// The directory of this executable (`/proc/self/exe` on Linux, Foundation's
+    /// `Bundle.main.executablePath` elsewhere).
     static func ownDirectory() -> String {
+        var path = CommandLine.arguments[0]
+        #if os(Linux)
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path: String
         if length > 0 {
             path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        } else {
-            path = CommandLine.arguments[0]
         }
+        #else
+        // On Darwin Foundation asks dyld (`_NSGetExecutablePath(3)`); there is no /proc.
+        if let executable = Bundle.main.executablePath { path = executable }
+        #endif
         return (path as NSString).deletingLastPathComponent
     }
 
@@ -111,7 +115,14 @@ enum Processes {
     static func spawn(
         _ arguments: [String], input: ChildInput?, outputPath: String, errorPath: String
     ) throws -> ChildRun {
+        // Linux (glibc <spawn.h>): `posix_spawn_file_actions_t` is a struct, initialised in place.
+        // Darwin (<spawn.h>, posix_spawn_file_actions_init(3)): it is `typedef void *`, imported as
+        // an optional pointer that `posix_spawn_file_actions_init` allocates; it starts `nil`.
+        #if os(Linux)
         var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t? = nil
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
 
@@ -133,10 +144,17 @@ enum Processes {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
+        // The child gets this process's environment, built from Foundation's copy: `environ`
+        // is not visible to Swift on Darwin (crt_externs.h has `_NSGetEnviron()` instead).
+        var envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map {
+            strdup("\($0.key)=\($0.value)")
+        }
+        envp.append(nil)
+        defer { for pointer in envp { free(pointer) } }
 
         var pid: pid_t = 0
         let start = nowNanoseconds()
-        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         guard code == 0 else {
             if pipeEnds[0] >= 0 {
                 close(pipeEnds[0])
@@ -162,8 +180,14 @@ enum Processes {
         _ = producer
         let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         func nanoseconds(_ time: timeval) -> UInt64 { UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1000 }
+        // `ru_maxrss` is in KiB on Linux (getrusage(2)) and in bytes on Darwin (getrusage(2) of macOS).
+        #if os(Linux)
+        let maxResidentBytes = Int(usage.ru_maxrss) * 1024
+        #else
+        let maxResidentBytes = Int(usage.ru_maxrss)
+        #endif
         return ChildRun(
-            nanoseconds: elapsed, status: exit, maxResidentBytes: Int(usage.ru_maxrss) * 1024,
+            nanoseconds: elapsed, status: exit, maxResidentBytes: maxResidentBytes,
             cpuNanoseconds: nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime))
     }
 

@@ -64,6 +64,10 @@ enum Format {
         value >= 10_000 ? "\(fixed(value / 1000, 1)) µs/msg" : "\(fixed(value, 0)) ns/msg"
     }
 
+    static func microseconds(_ nanoseconds: Double) -> String {
+        "\(fixed(nanoseconds / 1000, nanoseconds < 100_000 ? 1 : 0)) µs"
+    }
+
     static func rate(_ perSecond: Double) -> String {
         perSecond >= 1_000_000
             ? "\(fixed(perSecond / 1_000_000, 2))M msg/s" : "\(fixed(perSecond / 1000, 1))k msg/s"

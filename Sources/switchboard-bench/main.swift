@@ -7,7 +7,8 @@ import Switchboard
 
 struct Options {
     var quick = false
-    var sections: Set<String> = ["parse", "decode", "router", "channels", "cli", "rss"]
+    var sections: Set<String> = Options.allSections
+    static let allSections: Set<String> = ["parse", "decode", "router", "channels", "cli", "rss", "scaling", "driver"]
     var seed: UInt64 = 8
     var messages: Int?
     var rssMessages: Int?
@@ -20,29 +21,41 @@ struct Options {
     var iterations: Int?
     /// Sizes of the channels section (default 1k, 10k, 100k).
     var channelCounts: [Int]?
+    /// The scaling section's sizes and corpora, and where it writes its plot.
+    var scalingSizesOption: [Int]?
+    var scalingCorpora = ["kind"] + GrowthCorpus.Kind.allCases.map(\.rawValue)
+    var scalingPeerSize = 200_000
+    var plotPath: String? = FileManager.default.fileExists(atPath: "docs") ? "docs/benchmarks-scaling.svg" : nil
 
     static let usage = """
-        usage: switchboard-bench [--quick] [--sections parse,decode,router,channels,cli,rss] [--seed N]
+        usage: switchboard-bench [--quick] [--sections parse,decode,router,channels,cli,rss,scaling,driver] [--seed N]
                                  [--messages N] [--rss-messages N] [--repetitions N]
                                  [--cli PATH] [--work-dir DIR] [--write-corpus PATH]
                                  [--profile-router sdkReady|addCartLine:0|3] [--iterations N]
-                                 [--channel-counts N,N,...]
+                                 [--sizes N,N,...] [--corpora kind,lines,wishlist,attributes]
+                                 [--peer-size N] [--plot PATH|none] [--channel-counts N,N,...]
 
           --quick            smaller corpus and fewer repetitions (a minute instead of several)
-          --sections LIST    which sections to run (default: all of parse,decode,router,channels,cli,rss)
+          --sections LIST    which sections to run (default: all of parse,decode,router,channels,cli,rss,scaling,driver)
           --seed N           corpus seed (default 8); the same seed gives the same corpus
           --messages N       messages in the CLI corpus (default 200000; quick 50000)
           --rss-messages N   messages streamed to the CLI for peak RSS (default 2000000; quick 500000)
           --repetitions N    timed repetitions per measurement (default 7; quick 3); medians are reported
-          --cli PATH         the switchboard binary (default: next to this executable)
+          --cli PATH         the switchboard-cli binary (default: next to this executable)
           --work-dir DIR     where the corpus file is written (default: $TMPDIR/switchboard-bench)
-          --write-corpus P   write the corpus (--messages, --seed) as NDJSON to P and exit
+          --write-corpus P   write the corpus (--messages, --seed) as NDJSON to P and exit; with
+                             --corpora NAME (one of lines,wishlist,attributes), that corpus
           --profile-router C:M  run only the router loop of channel C with M middleware
                              (--iterations times, default 400000) and exit: a driver for
                              `valgrind --tool=callgrind` (see docs/benchmarks.md)
           --iterations N     router loop length (default 400000; quick 100000)
-          --channel-counts L how many channels the channels section registers and cancels
-                             (default 1000,10000,100000)
+          --sizes LIST       scaling: stream lengths (default 50000,200000,400000,800000,1600000;
+                             quick 50000,200000,400000)
+          --corpora LIST     scaling: corpora (default kind,lines,wishlist,attributes; see GrowthCorpus)
+          --peer-size N      scaling: the size jq and Python are timed at (default 200000)
+          --plot PATH        scaling: where the SVG plot goes (default docs/benchmarks-scaling.svg
+                             when ./docs exists); none to skip it
+          --channel-counts L channels: how many channels it registers and cancels (default 1000,10000,100000)
         """
 
     static func parse(_ arguments: ArraySlice<String>) -> Options {
@@ -61,9 +74,8 @@ struct Options {
             case "--quick": options.quick = true
             case "--sections", "--section":
                 let list = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set<String> = ["parse", "decode", "router", "channels", "cli", "rss"]
-                guard list.isSubset(of: known), !list.isEmpty else {
-                    fail("unknown section in \(list.sorted()); choose from parse,decode,router,channels,cli,rss")
+                guard list.isSubset(of: Options.allSections), !list.isEmpty else {
+                    fail("unknown section in \(list.sorted()); choose from \(Options.allSections.sorted().joined(separator: ","))")
                 }
                 options.sections = list
             case "--seed": options.seed = UInt64(number(argument))
@@ -78,6 +90,21 @@ struct Options {
                 let counts = value(argument).split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
                 guard !counts.isEmpty else { fail("--channel-counts needs positive integers, like 1000,10000") }
                 options.channelCounts = counts
+            case "--sizes":
+                let sizes = value(argument).split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+                guard !sizes.isEmpty else { fail("--sizes needs positive integers, comma-separated") }
+                options.scalingSizesOption = sizes
+            case "--corpora":
+                let list = value(argument).split(separator: ",").map(String.init)
+                let known = ["kind"] + GrowthCorpus.Kind.allCases.map(\.rawValue)
+                guard !list.isEmpty, list.allSatisfy(known.contains) else {
+                    fail("unknown corpus in \(list); choose from \(known.joined(separator: ","))")
+                }
+                options.scalingCorpora = list
+            case "--peer-size": options.scalingPeerSize = number(argument)
+            case "--plot":
+                let path = value(argument)
+                options.plotPath = path == "none" ? nil : path
             case "--profile-router":
                 let parts = value(argument).split(separator: ":").map(String.init)
                 guard parts.count == 2, ["sdkReady", "addCartLine"].contains(parts[0]),
@@ -103,6 +130,10 @@ struct Options {
     var timedRepetitions: Int { repetitions ?? (quick ? 3 : 7) }
     var processRepetitions: Int { repetitions ?? (quick ? 3 : 5) }
     var routerIterations: Int { iterations ?? (quick ? 100_000 : 400_000) }
+    var scalingSizes: [Int] {
+        scalingSizesOption ?? (quick ? [50_000, 200_000, 400_000] : [50_000, 200_000, 400_000, 800_000, 1_600_000])
+    }
+    var scalingRepetitions: Int { repetitions ?? (quick ? 1 : 3) }
 }
 
 func log(_ text: String) {
@@ -117,6 +148,21 @@ let options = Options.parse(CommandLine.arguments.dropFirst())
 let generated = nowNanoseconds()
 let corpus = Corpus(count: options.profileRouter == nil ? options.corpusSize : 20_000, seed: options.seed)
 let corpusBytes = corpus.ndjson
+
+if let path = options.writeCorpus, options.scalingCorpora.count == 1,
+    let kind = GrowthCorpus.Kind(rawValue: options.scalingCorpora[0])
+{
+    // `--corpora lines --write-corpus P`: a corpus whose state grows, --messages long.
+    var growth = GrowthCorpus(kind: kind, seed: options.seed)
+    var bytes: [UInt8] = []
+    for _ in 0..<options.corpusSize {
+        bytes += growth.next()
+        bytes.append(0x0A)
+    }
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { Options.fail("cannot write \(path)") }
+    log("wrote \(options.corpusSize) \(kind) messages (\(bytes.count) bytes, state at end \(growth.stateSize)) to \(path)")
+    exit(0)
+}
 
 if let path = options.writeCorpus {
     guard FileManager.default.createFile(atPath: path, contents: Data(corpusBytes)) else {
@@ -224,7 +270,7 @@ if options.sections.contains("router") {
     }
 }
 
-// MARK: 5. Many channels
+// MARK: 7. Many channels
 
 if options.sections.contains("channels") {
     let counts = options.channelCounts ?? [1_000, 10_000, 100_000]
@@ -236,6 +282,24 @@ if options.sections.contains("channels") {
 
 if options.sections.contains("cli") || options.sections.contains("rss") {
     ProcessSections(options: options, corpus: corpus, corpusBytes: corpusBytes).run(into: &report)
+}
+
+// MARK: 5. Scaling
+
+if options.sections.contains("scaling") || options.sections.contains("driver") {
+    let cli = ProcessSections(options: options, corpus: corpus, corpusBytes: []).cliPath()
+    if access(cli, X_OK) != 0 {
+        report.note("Scaling and driver sections skipped: no switchboard binary at \(cli).")
+    } else {
+        if options.sections.contains("scaling") {
+            try? FileManager.default.createDirectory(atPath: options.workDirectory, withIntermediateDirectories: true)
+            ScalingSection(options: options).run(into: &report, cli: cli)
+        }
+        // MARK: 6. A driver that waits for each outcome
+        if options.sections.contains("driver") {
+            DriverSection(corpus: corpus, rounds: options.quick ? 500 : 2000).run(into: &report, cli: cli)
+        }
+    }
 }
 
 print(report.render())

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Runs the built `switchboard` binary, as a user would, and captures what it prints.
+/// Runs the built `switchboard-cli` binary, as a user would, and captures what it prints.
 struct CLIRun: Sendable {
     let status: Int32
     let stdout: Data
@@ -17,31 +17,40 @@ enum CLI {
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The executable product's name, which the binary uses for itself in its messages
+    /// when run under it (installed as `switchboard`, it says `switchboard`).
+    static let name = "switchboard-cli"
+
     /// The built binary: next to the test bundle, which SwiftPM builds first because the test target depends on it.
     static let binary: URL? = {
         var candidates: [URL] = []
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(runner.deletingLastPathComponent().appendingPathComponent("switchboard"))
+        candidates.append(runner.deletingLastPathComponent().appendingPathComponent(name))
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("switchboard"))
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
         }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("switchboard"))
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/switchboard"))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/" + name))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
     struct BinaryMissing: Error, CustomStringConvertible {
-        var description: String { "the switchboard binary was not found next to the test bundle" }
+        var description: String { "the \(name) binary was not found next to the test bundle" }
     }
 
     /// Runs the binary in the package root with `arguments`, feeding it `stdin`.
     /// The waiting happens off Swift's cooperative pool, so other tests' tasks keep running.
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL = packageRoot) async throws -> CLIRun {
-        try await offThePool { try runBlocking(arguments, stdin: stdin, in: directory) }
+    /// `executable` replaces the built binary (a copy of it installed under another name).
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, in directory: URL = packageRoot, executable: URL? = nil
+    ) async throws -> CLIRun {
+        try await offThePool { try runBlocking(arguments, stdin: stdin, in: directory, executable: executable) }
     }
 
-    private static func runBlocking(_ arguments: [String], stdin: Data?, in directory: URL) throws -> CLIRun {
-        guard let binary else { throw BinaryMissing() }
+    private static func runBlocking(
+        _ arguments: [String], stdin: Data?, in directory: URL, executable: URL?
+    ) throws -> CLIRun {
+        guard let binary = executable ?? binary else { throw BinaryMissing() }
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -190,7 +199,14 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
         with open(sys.argv[1], "w") as f:
             f.write("%d %d" % (128 - status if status < 0 else status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
         """
+    // Linux (glibc <spawn.h>): `posix_spawn_file_actions_t` is a struct, initialised in place.
+    // Darwin (<spawn.h>, posix_spawn_file_actions_init(3)): it is `typedef void *`, imported as
+    // an optional pointer that `posix_spawn_file_actions_init` allocates; it starts `nil`.
+    #if os(Linux)
     var actions = posix_spawn_file_actions_t()
+    #else
+    var actions: posix_spawn_file_actions_t? = nil
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, input.path, O_RDONLY, 0)

@@ -225,7 +225,7 @@ extension CLIEndToEnd {
         @Test func theSummaryGoesToStderrUnlessQuiet() async throws {
             let run = try await CLI.run(["Fixtures/loyaltylion/session.ndjson"])
             let summary = run.errors
-            #expect(summary.hasPrefix("switchboard: 11 messages: 6 handled, 0 replied, 2 failed, 3 invalid, 0 unhandled, 0 malformed ("))
+            #expect(summary.hasPrefix("\(CLI.name): 11 messages: 6 handled, 0 replied, 2 failed, 3 invalid, 0 unhandled, 0 malformed ("))
             #expect(summary.hasSuffix(" s)\n"))
             #expect(!run.output.isEmpty)
         }
@@ -233,10 +233,46 @@ extension CLIEndToEnd {
         @Test func helpAndVersionExitZero() async throws {
             let help = try await CLI.run(["--help"])
             #expect(help.status == 0)
-            #expect(help.output.hasPrefix("USAGE: switchboard [OPTIONS] [PATH ...]"))
+            #expect(help.output.hasPrefix("USAGE: \(CLI.name) [OPTIONS] [PATH ...]"))
             let version = try await CLI.run(["--version"])
             #expect(version.status == 0)
-            #expect(version.output.hasPrefix("switchboard "))
+            #expect(version.output.hasPrefix("\(CLI.name) "))
+        }
+
+        /// The README installs the binary as `switchboard`: it then calls itself that.
+        @Test func installedAsSwitchboardItCallsItselfSwitchboard() async throws {
+            let binary = try #require(CLI.binary)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-install-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let installed = directory.appendingPathComponent("switchboard")
+            try FileManager.default.copyItem(at: binary, to: installed)
+
+            let help = try await CLI.run(["--help"], executable: installed)
+            #expect(help.output.hasPrefix("USAGE: switchboard [OPTIONS] [PATH ...]\n       switchboard manifest"))
+            let version = try await CLI.run(["--version"], executable: installed)
+            #expect(version.output.hasPrefix("switchboard 0."))
+            let wrong = try await CLI.run(["--frobnicate"], executable: installed)
+            #expect(wrong.status == 2)
+            #expect(wrong.errors.hasPrefix("switchboard: unknown option --frobnicate"))
+            let run = try await CLI.run([mixed], executable: installed)
+            #expect(run.errors.hasPrefix("switchboard: "))
+            #expect(run.output == (try await CLI.run([mixed])).output)
+        }
+
+        /// `--version` prints the newest version in CHANGELOG.md (the first `## x.y.z` heading),
+        /// the one a release is tagged with and a package depends on with `from:`.
+        @Test func theVersionIsTheNewestOneInTheChangelog() async throws {
+            let changelog = try String(
+                contentsOf: CLI.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+            let heading = try #require(
+                changelog.split(separator: "\n").first { line in
+                    line.hasPrefix("## ") && line.dropFirst(3).first?.isNumber == true
+                })
+            let changelogVersion = String(heading.dropFirst(3).prefix { $0.isNumber || $0 == "." })
+            #expect(changelogVersion.split(separator: ".").count == 3)
+            let version = try await CLI.run(["--version"])
+            #expect(version.output == "\(CLI.name) \(changelogVersion)\n")
         }
 
         @Test(arguments: [
@@ -247,8 +283,8 @@ extension CLIEndToEnd {
         func usageErrorsExitTwoWithTheUsageOnStderr(_ arguments: [String]) async throws {
             let run = try await CLI.run(arguments, stdin: Data())
             #expect(run.status == 2)
-            #expect(run.errors.hasPrefix("switchboard: "))
-            #expect(run.errors.contains("USAGE: switchboard"))
+            #expect(run.errors.hasPrefix("\(CLI.name): "))
+            #expect(run.errors.contains("USAGE: \(CLI.name)"))
             #expect(run.output.isEmpty)
         }
     }

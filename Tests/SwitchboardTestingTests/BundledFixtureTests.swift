@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardTesting
+import SwitchboardWire
 import Testing
 
 /// The repository's `Fixtures/` directory, found from this file's path.

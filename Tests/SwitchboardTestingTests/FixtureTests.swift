@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardTesting
+import SwitchboardWire
 import Testing
 
 @Suite struct FixtureTests {

@@ -184,7 +184,7 @@ final class ReplyState: @unchecked Sendable {
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to what `DispatchTimeInterval` holds.
-    var nanosecondsClamped: Int {
+    package var nanosecondsClamped: Int {
         let (seconds, attoseconds) = components
         if seconds <= 0 && attoseconds <= 0 { return 0 }
         if seconds >= Int64(Int.max / 1_000_000_000) - 1 { return Int.max / 2 }

@@ -20,9 +20,25 @@ import Switchboard
 /// `priceCurrency` is the offers' currency (`""` when the cart has none).
 /// An update that would leave the cart with a price that is missing or not
 /// decimal text, or with two currencies, is refused and changes nothing.
+///
+/// Cost: lines are kept in creation order beside two hash indexes (by merchandise
+/// and attributes, and by line ID), so ``add(_:)`` and ``removeLine(id:)`` take the
+/// same time whatever the number of lines (O(1) amortised: a removal leaves a gap
+/// that is closed once gaps outnumber lines); ``lines`` lists them all. ``update(_:)``
+/// and ``productCart()`` return the whole cart with its totals, as `productCartUpdate`
+/// and `productCartGetState` reply it, so they are O(offers) by definition.
 public final class Cart: Sendable {
+    /// What makes two lines one: `add` merges lines with the same merchandise and attributes.
+    struct LineIdentity: Hashable {
+        let merchandiseId: String
+        let attributes: [String: String]
+    }
+
     struct State {
-        var lines: [CartLine] = []
+        /// The lines in the order they were created, found by merchandise and attributes in O(1).
+        var lines = InsertionOrderedStore<Prehashed<LineIdentity>, CartLine>()
+        /// The identity of each line, by line ID (for `removeLine(id:)` in O(1)).
+        var lineIdentities: [String: Prehashed<LineIdentity>] = [:]
         var nextLine = 1
         var offers: [ProductCartOffer] = []
         /// The JSON text of each offer in `offers` (same index), written the first time a
@@ -51,7 +67,7 @@ public final class Cart: Sendable {
 
     /// The cart lines, in the order they were created.
     public var lines: [CartLine] {
-        state.withLock { $0.lines }
+        state.withLock { $0.lines.elements }
     }
 
     /// Adds a line, or adds to the quantity of the line with the same
@@ -75,15 +91,15 @@ public final class Cart: Sendable {
             throw .invalidLineQuantity(merchandiseId: line.merchandiseId, quantity: line.quantity)
         }
         let outcome = state.withLock { state -> Result<T, CartError> in
-            // Indices, not `firstIndex(where:)`, which hands its predicate a copy of each line.
-            if let index = state.lines.indices.first(where: {
-                state.lines[$0].merchandiseId == line.merchandiseId && state.lines[$0].attributes == line.attributes
-            }) {
-                let (sum, overflow) = state.lines[index].quantity.addingReportingOverflow(line.quantity)
-                guard !overflow else { return .failure(.lineQuantityOverflow(lineId: state.lines[index].lineId)) }
-                state.lines[index].quantity = sum
-                return .success(result(state.lines[index]))
+            // One hash lookup, whatever the number of lines; the line is changed where it is.
+            let identity = Prehashed(LineIdentity(merchandiseId: line.merchandiseId, attributes: line.attributes))
+            let merged = state.lines.modify(identity) { existing -> Result<T, CartError> in
+                let (sum, overflow) = existing.quantity.addingReportingOverflow(line.quantity)
+                guard !overflow else { return .failure(.lineQuantityOverflow(lineId: existing.lineId)) }
+                existing.quantity = sum
+                return .success(result(existing))
             }
+            if let merged { return merged }
             let created = CartLine(
                 lineId: "gid://shopify/CartLine/\(state.nextLine)",
                 merchandiseId: line.merchandiseId,
@@ -93,7 +109,8 @@ public final class Cart: Sendable {
             )
             state.nextLine += 1
             let value = result(created)
-            state.lines.append(created)
+            state.lineIdentities[created.lineId] = identity
+            state.lines.append(created, for: identity)
             return .success(value)
         }
         return try outcome.get()
@@ -105,8 +122,8 @@ public final class Cart: Sendable {
     @discardableResult
     public func removeLine(id: String) throws(CartError) -> CartLine {
         let removed = state.withLock { state -> CartLine? in
-            guard let index = state.lines.indices.first(where: { state.lines[$0].lineId == id }) else { return nil }
-            return state.lines.remove(at: index)
+            guard let identity = state.lineIdentities.removeValue(forKey: id) else { return nil }
+            return state.lines.remove(identity)
         }
         guard let removed else { throw .unknownLine(lineId: id) }
         return removed
@@ -208,7 +225,8 @@ public final class Cart: Sendable {
     /// Empties the cart: lines and offers. Line IDs keep counting.
     public func removeAll() {
         state.withLock { state in
-            state.lines = []
+            state.lines.removeAll()
+            state.lineIdentities = [:]
             state.offers = []
             state.offersJSON = []
         }

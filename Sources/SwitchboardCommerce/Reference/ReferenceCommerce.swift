@@ -121,7 +121,7 @@ public final class ReferenceCommerce: Sendable {
                 counters.withLock { $0.cartButtonClicks += 1 }
             }
         case WishlistEntryUpdate.channel:
-            return router.on(WishlistEntryUpdate.self) { update, _ in wishlist.apply(update) }
+            return router.on(WishlistEntryUpdate.self) { update, _ in wishlist.applyDiscardingState(update) }
         case WishlistGetState.channel:
             return try router.respond(to: WishlistGetState.self) { _, reply in reply.succeed(wishlist.snapshot) }
         default:

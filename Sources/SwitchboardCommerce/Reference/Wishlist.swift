@@ -5,13 +5,22 @@ import Switchboard
 /// custom data, keeping its place); `false` removes it (removing an entry that
 /// is not there changes nothing). Entries are identified by their whole
 /// ``WishlistEntryID``.
+///
+/// Cost: entries are kept in the order they were first added beside a hash index by
+/// ID, so an update takes the same time whatever the number of entries (O(1)
+/// amortised); ``snapshot`` (the `wishlistGetState` reply) and ``entries`` list them all.
 public final class Wishlist: Sendable {
+    /// An entry and its JSON text, written the first time a state holding it is replied
+    /// (empty until then, and again after a change). Replies copy it instead of writing
+    /// every entry again (``WishlistState/entriesJSON``).
+    private struct Stored {
+        var entry: WishlistEntry
+        var json: [UInt8] = []
+    }
+
     private struct State {
-        var entries: [WishlistEntry] = []
-        /// The JSON text of each entry in `entries` (same index), written the first time a
-        /// state holding it is replied; empty until then. Replies copy it instead of writing
-        /// every entry again (``WishlistState/entriesJSON``).
-        var entriesJSON: [[UInt8]] = []
+        /// The entries in the order they were first added, found by ID in O(1).
+        var entries = InsertionOrderedStore<Prehashed<WishlistEntryID>, Stored>()
         /// Where entries are written, reused.
         var writer = JSONWriter(capacity: 1024)
     }
@@ -23,52 +32,75 @@ public final class Wishlist: Sendable {
 
     /// The entries, in the order they were first added.
     public var entries: [WishlistEntry] {
-        state.withLock { $0.entries }
+        state.withLock { state in
+            var entries: [WishlistEntry] = []
+            entries.reserveCapacity(state.entries.count)
+            state.entries.forEach { entries.append($0.entry) }
+            return entries
+        }
     }
 
-    /// The entries, as `wishlistGetState` replies them.
+    /// The entries, as `wishlistGetState` replies them (it lists them all: O(count)).
     public var snapshot: WishlistState {
         state.withLock { state in
-            for index in state.entries.indices where state.entriesJSON[index].isEmpty {
-                state.writer.reset()
-                state.entries[index].writeJSON(to: &state.writer)
-                state.entriesJSON[index] = state.writer.bytes
+            var writer = state.writer
+            state.writer = JSONWriter(capacity: 0)
+            defer { state.writer = writer }
+            var entries: [WishlistEntry] = []
+            var entriesJSON: [[UInt8]] = []
+            entries.reserveCapacity(state.entries.count)
+            entriesJSON.reserveCapacity(state.entries.count)
+            state.entries.modifyEach { stored in
+                if stored.json.isEmpty {
+                    writer.reset()
+                    stored.entry.writeJSON(to: &writer)
+                    stored.json = writer.bytes
+                }
+                entries.append(stored.entry)
+                entriesJSON.append(stored.json)
             }
-            var snapshot = WishlistState(entries: state.entries)
-            snapshot.entriesJSON = state.entriesJSON
+            var snapshot = WishlistState(entries: entries)
+            snapshot.entriesJSON = entriesJSON
             return snapshot
         }
     }
 
-    /// Whether the entry with `id` is on the wishlist.
+    /// Whether the entry with `id` is on the wishlist (O(1)).
     public func contains(_ id: WishlistEntryID) -> Bool {
-        state.withLock { state in state.entries.indices.contains { state.entries[$0].id == id } }
+        state.withLock { $0.entries.contains(Prehashed(id)) }
     }
 
     /// Applies an update.
-    /// - Returns: the wishlist after the update.
+    /// - Returns: the wishlist after the update, which lists every entry (O(count));
+    ///   the `wishlistEntryUpdate` handler does not ask for it, and its update is O(1) amortised.
     @discardableResult
     public func apply(_ update: WishlistEntryUpdate) -> WishlistState {
-        let entries = state.withLock { state -> [WishlistEntry] in
-            // Indices, not `firstIndex(where:)`, which hands its predicate a copy of each entry.
-            let index = state.entries.indices.first { state.entries[$0].id == update.id }
-            if update.isWishlisted {
-                let entry = WishlistEntry(
-                    id: update.id, title: update.title, price: update.price, customData: update.customData)
-                if let index {
-                    state.entries[index] = entry
-                    state.entriesJSON[index] = []
-                } else {
-                    state.entries.append(entry)
-                    state.entriesJSON.append([])
-                }
-            } else if let index {
-                state.entries.remove(at: index)
-                state.entriesJSON.remove(at: index)
-            }
-            return state.entries
+        state.withLock { state in
+            Wishlist.apply(update, to: &state)
+            var entries: [WishlistEntry] = []
+            entries.reserveCapacity(state.entries.count)
+            state.entries.forEach { entries.append($0.entry) }
+            return WishlistState(entries: entries)
         }
-        return WishlistState(entries: entries)
+    }
+
+    /// Applies an update (``apply(_:)``) without listing the wishlist: what the `wishlistEntryUpdate` handler calls.
+    func applyDiscardingState(_ update: WishlistEntryUpdate) {
+        state.withLock { Wishlist.apply(update, to: &$0) }
+    }
+
+    /// Adds, refreshes (in place) or removes the entry: one hash lookup, whatever the number of entries.
+    private static func apply(_ update: WishlistEntryUpdate, to state: inout State) {
+        let id = Prehashed(update.id)
+        guard update.isWishlisted else {
+            state.entries.remove(id)
+            return
+        }
+        let entry = WishlistEntry(id: update.id, title: update.title, price: update.price, customData: update.customData)
+        let refreshed: Void? = state.entries.modify(id) { (stored: inout Stored) in
+            stored = Stored(entry: entry)
+        }
+        if refreshed == nil { state.entries.append(Stored(entry: entry), for: id) }
     }
 
     /// Empties the wishlist.

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardWire
 
 /// One message of a fixture file: `{"name": "<channel>", "body": <any JSON>, "id": <string or number>}`.
 public struct FixtureMessage: Sendable {

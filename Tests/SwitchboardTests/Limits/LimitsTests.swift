@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardWire
 import Testing
 
 @testable import Switchboard

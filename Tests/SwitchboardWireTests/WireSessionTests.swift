@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardCommerce
+import SwitchboardWire
 import Testing
 
 struct SlowRequest: Request {
@@ -46,18 +47,18 @@ struct NaNRequest: Request {
 
     @Test func aPendingReplyIsWaitedForBeforeTheNextMessage() async throws {
         let router = Router()
-        let order = Locked2<[String]>([])
+        let order = Locked<[String]>([])
         let slow = try router.respond(to: SlowRequest.self) { _, reply in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
-                order.append("replied")
+                order.withLock { $0.append("replied") }
                 reply.succeed(["n": 1])
             }
         }
-        let ready = router.on(SDKReady.self) { _, _ in order.append("sdkReady") }
+        let ready = router.on(SDKReady.self) { _, _ in order.withLock { $0.append("sdkReady") } }
         let result = try await replay(#"{"name":"slowRequest"}"# + "\n" + #"{"name":"sdkReady"}"# + "\n", router: router)
         #expect(result.outcomes.map(\.kind) == [.replied, .handled])
         #expect(result.outcomes.first?.replyJSON == Array(#"{"n":1}"#.utf8))
-        #expect(order.value == ["replied", "sdkReady"])
+        #expect(order.withLock { $0 } == ["replied", "sdkReady"])
         slow.cancel()
         ready.cancel()
     }
@@ -73,8 +74,8 @@ struct NaNRequest: Request {
 
     @Test func aRequestPastItsDeadlineFailsAsTimedOut() async throws {
         let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(30)))
-        let holder = Locked2<[Reply<[String: Int]>]>([])
-        let stuck = try router.respond(to: SlowRequest.self) { _, reply in holder.mutate { $0.append(reply) } }
+        let holder = Locked<[Reply<[String: Int]>]>([])
+        let stuck = try router.respond(to: SlowRequest.self) { _, reply in holder.withLock { $0.append(reply) } }
         let result = try await replay(#"{"name":"slowRequest","id":"s"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed])
         #expect(result.outcomes.first?.error?.message.hasPrefix("timed out: ") == true)
@@ -89,12 +90,12 @@ struct NaNRequest: Request {
         // responder sends the first reply (late), then its own, 10 ms later (well within its
         // own wait even when parallel suites keep Dispatch's threads busy: 500 ms was not).
         let router = Router(options: RouterOptions(defaultDeadline: .seconds(2)))
-        let held = Locked2<[Reply<[String: Int]>]>([])
+        let held = Locked<[Reply<[String: Int]>]>([])
         let slow = try router.respond(to: SlowRequest.self, deadline: .seconds(60)) { _, reply in
-            held.mutate { $0.append(reply) }
+            held.withLock { $0.append(reply) }
         }
         let late = try router.respond(to: NaNRequest.self) { _, reply in
-            held.mutate { $0.first?.succeed(["n": 1]) }
+            held.withLock { $0.first }?.succeed(["n": 1])
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reply.succeed(2) }
         }
         let result = try await onDispatchThread {
@@ -151,10 +152,10 @@ struct NaNRequest: Request {
         struct CustomWishlistData: Decodable, Sendable { let isPersonalisable: Bool }
         let router = Router()
         let commerce = try router.installReferenceCommerce()
-        let personalised = Locked2<[String]>([])
+        let personalised = Locked<[String]>([])
         let tracker = router.on(WishlistEntryUpdate.self) { update, context in
             if update.isWishlisted, try context.decode(CustomWishlistData?.self, at: "customData")?.isPersonalisable == true {
-                personalised.append(update.id.productId)
+                personalised.withLock { $0.append(update.id.productId) }
             }
         }
         let input = [
@@ -164,7 +165,7 @@ struct NaNRequest: Request {
         ].joined(separator: "\n")
         let result = try await replay(input, router: router)
         #expect(result.outcomes.map(\.kind) == [.handled, .handled, .replied])
-        #expect(personalised.value == ["1234"])
+        #expect(personalised.withLock { $0 } == ["1234"])
         #expect(commerce.wishlist.entries.first?.customData == .object([
             "isPersonalisable": .bool(true), "n": .number(JSONNumber(unchecked: "1.50")),
         ]))

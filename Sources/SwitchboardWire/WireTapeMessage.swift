@@ -1,3 +1,5 @@
+import Switchboard
+
 /// A wire message read with the strict tape reader: the name and id read off
 /// the tape, the body left on it (the handler's decoder reads it there).
 ///
@@ -30,7 +32,7 @@ package struct WireTapeMessage: Sendable {
     }
 
     /// Parses `line` and finds its members; `nil` when the line is not an object with a string `name`
-    /// (and no escaped key, which may spell one of ours), for the caller to read it with ``JSONReader``.
+    /// (and no escaped key, which may spell one of ours), for the caller to read it with `JSONReader`.
     static func scan(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Scanned? {
         guard let tape = JSONTape.parse(line, maxDepth: maxDepth), tape.kind(0) == .object else { return nil }
         var name: Int?
@@ -70,7 +72,7 @@ package struct WireTapeMessage: Sendable {
     }
 
     /// The message of a scanned line; `nil` when its name is not a valid channel name
-    /// (the caller reads the line with ``JSONReader``, which says so).
+    /// (the caller reads the line with `JSONReader`, which says so).
     init?(_ scanned: Scanned, channels: inout WireChannelCache) {
         let tape = scanned.tape
         let name = scanned.name

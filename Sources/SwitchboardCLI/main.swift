@@ -1,5 +1,6 @@
-// The `switchboard` command: argument parsing and wiring only. The wire format
-// lives in Switchboard/Wire, the handlers in SwitchboardCommerce.
+// The `switchboard` command (product `switchboard-cli`, installed as `switchboard`):
+// argument parsing and wiring only. The wire format lives in SwitchboardWire, the
+// handlers in SwitchboardCommerce.
 
 #if canImport(Glibc)
 import Glibc
@@ -10,16 +11,25 @@ import Darwin
 #endif
 import Switchboard
 import SwitchboardCommerce
+import SwitchboardWire
 
+/// The version, the same as the newest release in CHANGELOG.md (a test checks).
 let version = "0.1.0"
+
+/// The name the command was run by (`switchboard` once installed as the README
+/// shows, `switchboard-cli` from `swift run`), used in its usage and messages.
+let programName: String = {
+    let invoked = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+    return invoked.isEmpty ? "switchboard" : invoked
+}()
 
 /// The largest `--max-depth` accepted: deep enough for any real message, shallow
 /// enough that a value nested this deep fits the main thread's stack in every path.
 let maxDepthCeiling = 4096
 
 let usage = """
-    USAGE: switchboard [OPTIONS] [PATH ...]
-           switchboard manifest [--only CHANNEL[,CHANNEL...]]
+    USAGE: \(programName) [OPTIONS] [PATH ...]
+           \(programName) manifest [--only CHANNEL[,CHANNEL...]]
 
     Routes wire messages ({"name": ..., "body": ..., "id": ...}) through one router
     with the reference commerce handlers, in order, and writes one NDJSON outcome
@@ -168,7 +178,7 @@ func writeStandardError(_ text: String) {
 }
 
 func fail(usage message: String) -> Never {
-    writeStandardError("switchboard: \(message)\n\n\(usage)")
+    writeStandardError("\(programName): \(message)\n\n\(usage)")
     exit(2)
 }
 
@@ -205,7 +215,7 @@ func main() -> Int32 {
         text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
         return 0
     case .version:
-        var text = "switchboard \(version)\n"
+        var text = "\(programName) \(version)\n"
         text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
         return 0
     case .manifest, .run:
@@ -252,7 +262,7 @@ func main() -> Int32 {
             guard now - started > .seconds(1), now - lastProgress > .milliseconds(200) else { return }
             lastProgress = now
             progressShown = true
-            writeStandardError("\rswitchboard: \(summary.total) messages…")
+            writeStandardError("\r\(programName): \(summary.total) messages…")
         } : nil
     do {
         // Reading ahead pays only with a second processor to read on.
@@ -261,12 +271,12 @@ func main() -> Int32 {
     } catch {
         try? output.flush()
         if progressShown { writeStandardError("\r\u{1B}[K") }
-        writeStandardError("switchboard: \(error)\n")
+        writeStandardError("\(programName): \(error)\n")
         return 1
     }
     if progressShown { writeStandardError("\r\u{1B}[K") }
     if !invocation.quiet {
-        writeStandardError("switchboard: \(session.summary)\n")
+        writeStandardError("\(programName): \(session.summary)\n")
     }
     return session.summary.exitStatus
 }

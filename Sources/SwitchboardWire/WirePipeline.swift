@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 import Dispatch
 import Foundation
 
@@ -37,9 +38,9 @@ public struct WirePipeline: Sendable {
     /// the calling thread.
     ///
     /// What reading ahead changes for a caller:
-    /// - Lines are handed over in batches (256 lines or 256 KiB), so a sink sees the
-    ///   outcomes of a slow stream in bursts, not line by line; turn it off for a
-    ///   sink that must see each outcome as its line arrives.
+    /// - Lines are handed over in batches (256 lines or 256 KiB), or as many as were read
+    ///   when the next read would wait for input, so a sink sees the outcomes of a slow
+    ///   stream as its lines arrive, and those of a fast one in batches.
     /// - The lines parsed ahead take about 1 MiB at most, plus three batches.
     /// - If the sink throws, `run` waits for the reading thread to stop, which is at
     ///   once for bytes and for a regular file. On standard input it does not wait (a
@@ -57,6 +58,11 @@ public struct WirePipeline: Sendable {
     }
 
     /// Processes every input in order, emitting one outcome per message, then flushes the sink.
+    ///
+    /// The sink is also flushed whenever reading NDJSON would wait for input that has not
+    /// arrived (a pipe kept open by a writer that waits for each outcome): the outcomes of
+    /// every line read so far go out first. A file, or a pipe whose writer keeps ahead, is
+    /// never waited for, so its outcomes go out in the sink's large writes.
     /// - Parameters:
     ///   - inputs: the inputs, in order; state carries across them.
     ///   - session: the session (its router and counts).
@@ -104,7 +110,9 @@ public struct WirePipeline: Sendable {
             let reader = WireLineReader(maxLineBytes: session.options.maxLineBytes)
             let interval = progressInterval
             do {
-                try reader.forEachLine(in: &source) { (number, line) throws(WireIOError) in
+                // Before a read that would wait for input, the outcomes so far go out (docs/cli.md).
+                try reader.forEachLine(in: &source, beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
+                    (number, line) throws(WireIOError) in
                     let outcome: WireOutcome?
                     switch line {
                     case .bytes(let bytes):
@@ -172,7 +180,7 @@ public struct WirePipeline: Sendable {
         reader.start()
         let interval = progressInterval
         do {
-            while let batch = try queue.next() {
+            while let batch = try queue.next(beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
                 for (number, line) in batch {
                     guard let outcome = session.process(prepared: line, number: number, source: input.source) else {
                         continue

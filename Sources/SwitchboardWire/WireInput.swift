@@ -1,4 +1,5 @@
 import Foundation
+import Switchboard
 
 /// One input of a wire session: standard input, a file, or bytes in memory,
 /// read as NDJSON (one message per line) or as a `.json` document (one message

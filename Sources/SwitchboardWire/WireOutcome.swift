@@ -1,3 +1,5 @@
+import Switchboard
+
 /// The outcome of one wire message, as the `"outcome"` field names it.
 public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Delivered to every handler of the channel; none threw.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 
 /// One physical line of NDJSON input, as ``WireLineReader`` hands it out.
 package enum WireLine {
@@ -40,6 +41,22 @@ package struct WireLineReader {
     /// - Throws: the source's ``WireIOError``, or what `body` throws.
     package func forEachLine<Source: WireByteSource, Failure: Error>(
         in source: inout Source,
+        _ body: (Int, WireLine) throws(Failure) -> Void
+    ) throws(WireLineReaderError<Failure>) {
+        // (Not a default argument: Swift 6.3 crashes emitting a defaulted closure of a typed-throws generic.)
+        try forEachLine(in: &source, beforeWaiting: { () throws(Failure) in }, body)
+    }
+
+    /// Reads `source` to its end, calling `body` with each line's 1-based number and bytes.
+    ///
+    /// Before each read that would wait for input (``WireByteSource/readWouldWait()``: a
+    /// pipe whose writer has sent nothing more yet), `beforeWaiting` is called, after every
+    /// complete line read so far went to `body`: the moment to flush what they produced.
+    /// A regular file, or a pipe whose writer keeps ahead, never waits, so it is never called.
+    /// - Throws: the source's ``WireIOError``, or what `body` or `beforeWaiting` throws.
+    package func forEachLine<Source: WireByteSource, Failure: Error>(
+        in source: inout Source,
+        beforeWaiting: () throws(Failure) -> Void,
         _ body: (Int, WireLine) throws(Failure) -> Void
     ) throws(WireLineReaderError<Failure>) {
         // The buffer holds the start of the current line plus one chunk; it grows
@@ -80,6 +97,13 @@ package struct WireLineReader {
                     buffer.deallocate()
                     buffer = grown
                     capacity = grown.count
+                }
+            }
+            if source.readWouldWait() {
+                do {
+                    try beforeWaiting()
+                } catch {
+                    throw .body(error)
                 }
             }
             let count: Int

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 
 /// The channels a session has seen, found by their name's bytes: a wire
 /// message names one of a few channels over and over, and looking the bytes up

@@ -1,11 +1,13 @@
 import Foundation
+import Switchboard
 
 /// Lines read and prepared ahead by ``WirePipeline``'s reading thread, handed to
 /// the processing thread in order, in batches (one lock round trip per batch, not
 /// per line).
 ///
 /// Memory is bounded by bytes, not lines: a batch closes at ``batchSize`` lines or
-/// ``batchBytes`` of prepared lines (the bytes and the tape of each), and the batches
+/// ``batchBytes`` of prepared lines (the bytes and the tape of each), or when the next read
+/// would wait for input (so a writer waiting for each outcome gets it), and the batches
 /// waiting hold at most ``queueBytes`` — except that one batch larger than that (a
 /// line near `--max-line-bytes`) may wait alone. So beyond ``queueBytes`` the
 /// pipeline holds at most three batches (one waiting, one being processed, one
@@ -30,6 +32,9 @@ package final class WireReadAhead: Sendable {
         var failure: WireIOError?
         /// The processing side has stopped: the reader should too.
         var cancelled = false
+        /// The reader has handed over every line it read and is about to wait for more input
+        /// (cleared by its next full batch): the processing side should flush before it waits.
+        var readerWaiting = false
     }
 
     /// Guards `state`; both sides wait on it (a pthread condition, which ThreadSanitizer understands).
@@ -54,8 +59,19 @@ package final class WireReadAhead: Sendable {
         var failure: WireIOError?
         var cancelled = false
         do {
-            try WireLineReader(maxLineBytes: maxLineBytes).forEachLine(in: &source) {
-                (number, line) throws(Cancelled) in
+            // Before a read that would wait (a writer waiting for its outcomes), hand over the
+            // lines read so far, however few, and say so: the processing side then flushes.
+            try WireLineReader(maxLineBytes: maxLineBytes).forEachLine(
+                in: &source,
+                beforeWaiting: { () throws(Cancelled) in
+                    guard send(batch, bytes: batchCost, readerWaiting: true) else { throw Cancelled() }
+                    if !batch.isEmpty {
+                        batch = []
+                        batchCost = 0
+                        batch.reserveCapacity(WireReadAhead.batchSize)
+                    }
+                }
+            ) { (number, line) throws(Cancelled) in
                 let prepared: WireSession.PreparedLine
                 switch line {
                 case .bytes(let bytes):
@@ -88,27 +104,46 @@ package final class WireReadAhead: Sendable {
         ended.signal()
     }
 
-    /// Sends one batch, waiting until the waiting batches leave room for it (or none
-    /// waits); `false` when the processing side has stopped.
-    private func send(_ batch: Batch, bytes: Int) -> Bool {
+    /// Sends one batch (none when `batch` is empty), waiting until the waiting batches leave
+    /// room for it (or none waits), and records whether the reader is about to wait for
+    /// input; `false` when the processing side has stopped.
+    private func send(_ batch: Batch, bytes: Int, readerWaiting: Bool = false) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !state.cancelled, !state.batches.isEmpty, state.queuedBytes + bytes > WireReadAhead.queueBytes {
             condition.wait()
         }
         guard !state.cancelled else { return false }
-        state.batches.append((batch, bytes))
-        state.queuedBytes += bytes
+        if !batch.isEmpty {
+            state.batches.append((batch, bytes))
+            state.queuedBytes += bytes
+        }
+        state.readerWaiting = readerWaiting
         condition.broadcast()
         return true
     }
 
     /// The processing side: the next batch, in order; `nil` at the end of the input.
-    /// - Throws: the reading side's ``WireIOError``, after every line read before it.
-    package func next() throws(WireIOError) -> Batch? {
+    ///
+    /// When no batch is ready and the reader is waiting for input, `beforeWaiting` is called
+    /// once (without the lock held) before this waits too: the moment to flush the outcomes
+    /// of every line so far, so that a writer waiting for them gets them.
+    /// - Throws: the reading side's ``WireIOError``, after every line read before it; what
+    ///   `beforeWaiting` throws.
+    package func next(beforeWaiting: () throws(WireIOError) -> Void = {}) throws(WireIOError) -> Batch? {
         condition.lock()
+        var flushed = false
+        while state.batches.isEmpty, !state.finished {
+            if state.readerWaiting, !flushed {
+                flushed = true
+                condition.unlock()
+                try beforeWaiting()  // not locked here, so a throw leaves nothing locked
+                condition.lock()
+            } else {
+                condition.wait()
+            }
+        }
         defer { condition.unlock() }
-        while state.batches.isEmpty, !state.finished { condition.wait() }
         if !state.batches.isEmpty {
             let (batch, bytes) = state.batches.removeFirst()
             state.queuedBytes -= bytes

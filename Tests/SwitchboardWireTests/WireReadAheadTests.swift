@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardCommerce
+import SwitchboardWire
 import Testing
 
 /// Takes outcomes until it has `limit`, then fails to write.

@@ -1,3 +1,5 @@
+import Switchboard
+
 /// The counts of a wire session: messages per outcome, and the time taken.
 ///
 /// Rendered on stderr by the CLI as

@@ -1,6 +1,7 @@
 import Dispatch
+import Switchboard
 
-/// Feeds wire messages through a ``Router`` one at a time, in order, and turns
+/// Feeds wire messages through a `Router` one at a time, in order, and turns
 /// each into a ``WireOutcome``; counts them in a ``WireSummary``.
 ///
 /// A request whose reply is not there when `receive` returns is waited for
@@ -85,7 +86,7 @@ public struct WireSession: Sendable {
         case oversized(Int)
         /// Parsed by the tape reader, members found (the channel is looked up when it is processed).
         case scanned(WireTapeMessage.Scanned)
-        /// Anything else: the line's bytes, for ``JSONReader``, which says what is wrong.
+        /// Anything else: the line's bytes, for `JSONReader`, which says what is wrong.
         case other([UInt8])
 
         /// About what the prepared line holds in memory: its bytes and, when parsed, its tape.
@@ -127,7 +128,7 @@ public struct WireSession: Sendable {
         }
     }
 
-    /// A line the tape path did not take, read with ``JSONReader``, which says what is wrong.
+    /// A line the tape path did not take, read with `JSONReader`, which says what is wrong.
     private mutating func processSlowly(_ line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome {
         switch WireMessage.parse(line, reader: options.reader) {
         case .success(let message): return process(message, line: number, source: source)
@@ -222,7 +223,7 @@ public struct WireSession: Sendable {
         summary.elapsed = elapsed
     }
 
-    /// Encodes a reply through ``ReplyValue/writeJSON(into:)`` (as ``ReplyValue/jsonBytes()`` does), with the
+    /// Encodes a reply through `ReplyValue.writeJSON(into:)` (as `ReplyValue.jsonBytes()` does), with the
     /// session's reused writer: `replied` with its JSON, or `failed` with the reason it did not encode.
     private mutating func encode(_ value: ReplyValue) -> (WireOutcomeKind, [UInt8]?, WireError?) {
         // One huge reply should not keep its buffer for the rest of the session.

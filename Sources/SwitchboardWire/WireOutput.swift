@@ -5,8 +5,24 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 
 /// Receives the outcome lines of a wire session, in input order.
+///
+/// Two sinks come with the library: ``WireOutcomeCollector`` keeps the outcomes in
+/// memory, ``NDJSONOutput`` writes them as NDJSON lines to a file descriptor, as the
+/// CLI does. Adopt it to send outcomes anywhere else:
+///
+/// ```swift
+/// /// Keeps the outcome lines of the messages that were not handled or replied to.
+/// struct FailuresOnly: WireOutcomeSink {
+///     var lines: [String] = []
+///     mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
+///         if !outcome.kind.isSuccess { lines.append(outcome.jsonLine) }
+///     }
+///     mutating func flush() throws(WireIOError) {}
+/// }
+/// ```
 public protocol WireOutcomeSink {
     /// Takes one outcome.
     /// - Throws: ``WireIOError`` when writing it out fails.
@@ -39,9 +55,16 @@ public struct WireOutcomeCollector: WireOutcomeSink, Sendable {
     }
 }
 
-/// Writes outcome lines as NDJSON to a file descriptor: rendered with
-/// ``JSONWriter`` into one reused buffer and written in large `write(2)` calls.
-package struct NDJSONOutput: WireOutcomeSink {
+/// Writes outcome lines as NDJSON to a file descriptor, exactly as the CLI writes
+/// them to standard output: rendered with `JSONWriter` into one reused buffer and
+/// written in large `write(2)` calls. Call ``flush()`` (``WirePipeline`` does when
+/// it ends) before the descriptor is read or closed.
+///
+/// ```swift
+/// var output = NDJSONOutput(descriptor: 1)  // standard output
+/// try WirePipeline().run([.standardInput], session: &session, into: &output)
+/// ```
+public struct NDJSONOutput: WireOutcomeSink, Sendable {
     private let descriptor: Int32
     private let name: String
     private var writer: JSONWriter
@@ -52,19 +75,23 @@ package struct NDJSONOutput: WireOutcomeSink {
     ///   - descriptor: where to write (not closed).
     ///   - name: the name in error messages (`stdout`).
     ///   - bufferSize: how many bytes to gather before writing.
-    package init(descriptor: Int32, name: String = "stdout", bufferSize: Int = 64 * 1024) {
+    public init(descriptor: Int32, name: String = "stdout", bufferSize: Int = 64 * 1024) {
         self.descriptor = descriptor
         self.name = name
         self.threshold = max(1, bufferSize)
         self.writer = JSONWriter(capacity: bufferSize + 4096)
     }
 
-    package mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
+    /// Renders the outcome's line into the buffer, and writes the buffer once it is full.
+    /// - Throws: ``WireIOError`` when writing fails.
+    public mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
         outcome.write(to: &writer)
         if writer.byteCount >= threshold { try flush() }
     }
 
-    package mutating func flush() throws(WireIOError) {
+    /// Writes out the buffered lines.
+    /// - Throws: ``WireIOError`` when writing fails (the buffered lines are dropped).
+    public mutating func flush() throws(WireIOError) {
         guard writer.byteCount > 0 else { return }
         let failure = writer.withUnsafeBytes { bytes -> Int32? in
             var offset = 0

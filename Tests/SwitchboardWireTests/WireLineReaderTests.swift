@@ -1,5 +1,6 @@
 import Foundation
 @testable import Switchboard
+import SwitchboardWire
 import Testing
 
 @Suite struct WireLineReaderTests {

@@ -1,3 +1,5 @@
+import Switchboard
+
 /// The `"id"` of a wire message: a string or a number, echoed back exactly as
 /// given (a number keeps its JSON text: `7`, `1.50`, `1e3`).
 public enum WireID: Sendable, Hashable, CustomStringConvertible {
@@ -6,7 +8,7 @@ public enum WireID: Sendable, Hashable, CustomStringConvertible {
     /// A number id, with its exact JSON text.
     case number(JSONNumber)
 
-    /// The id as text (what ``Message/id`` carries).
+    /// The id as text (what `Message.id` carries).
     public var text: String {
         switch self {
         case .string(let string): return string
@@ -43,7 +45,7 @@ public struct WireMessage: Sendable, Hashable {
         Message(channel: channel, body: body.map { MessageBody(json: $0) } ?? .absent, id: id?.text)
     }
 
-    /// Reads one message from the bytes of one line, with the strict ``JSONReader``.
+    /// Reads one message from the bytes of one line, with the strict `JSONReader`.
     /// - Parameters:
     ///   - bytes: the line, without its newline.
     ///   - reader: the JSON reader (its nesting limit applies).

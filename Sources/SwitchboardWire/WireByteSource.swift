@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Switchboard
 
 /// Where the wire format's input bytes come from: a file descriptor (stdin, a
 /// file) or bytes in memory (tests, fixture replay).
@@ -13,6 +14,16 @@ package protocol WireByteSource {
     /// - Returns: how many bytes were read; 0 at the end of the input.
     /// - Throws: ``WireIOError`` when the read fails.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(WireIOError) -> Int
+
+    /// Whether a ``read(into:)`` now would wait for input that has not arrived yet (a pipe
+    /// or terminal kept open by a writer that is waiting itself). Readers flush what they
+    /// have written before such a read, so that writer gets its outcomes at once.
+    func readWouldWait() -> Bool
+}
+
+extension WireByteSource {
+    /// Never: bytes in memory, and any source that does not say, are always ready.
+    package func readWouldWait() -> Bool { false }
 }
 
 /// Reads a file descriptor with `read(2)`, retrying on `EINTR`. The descriptor is not closed.
@@ -42,6 +53,19 @@ package struct FileDescriptorSource: WireByteSource {
             let code = errno
             if code == EINTR { continue }
             throw WireIOError(operation: "read", name: name, code: code)
+        }
+    }
+
+    /// Asks `poll(2)` with a zero timeout whether the descriptor has input (or its end, or an
+    /// error) ready: a regular file always has, a pipe only once its writer wrote or closed it.
+    /// When `poll` itself fails, says the read would wait (the caller then flushes, which is safe).
+    package func readWouldWait() -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&request, 1, 0)
+            if ready > 0 { return false }
+            if ready == 0 { return true }
+            if errno != EINTR { return true }
         }
     }
 }

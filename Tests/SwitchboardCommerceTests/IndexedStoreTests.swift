@@ -1,0 +1,250 @@
+import Switchboard
+import Testing
+
+@testable import SwitchboardCommerce
+
+/// The indexed reference stores (issue #16): lines and entries found by hash, in insertion
+/// order, through removals and compactions, checked against the plain arrays they replaced.
+@Suite struct IndexedStoreTests {
+    static func line(_ merchandise: Int, _ attributes: [String: String] = [:], quantity: Int = 1) -> AddCartLine {
+        AddCartLine(
+            merchandiseId: "gid://shopify/ProductVariant/\(merchandise)", productId: "gid://shopify/Product/1",
+            quantity: quantity, attributes: attributes)
+    }
+
+    @Test func linesKeepTheirOrderAfterRemovalsFromTheMiddle() throws {
+        let cart = Cart()
+        for merchandise in 1...10 { try cart.add(Self.line(merchandise)) }
+        for id in [2, 5, 7, 1, 10] { try cart.removeLine(id: "gid://shopify/CartLine/\(id)") }
+        #expect(cart.lines.map(\.lineId) == [3, 4, 6, 8, 9].map { "gid://shopify/CartLine/\($0)" })
+        let added = try cart.add(Self.line(11))
+        #expect(added.lineId == "gid://shopify/CartLine/11")
+        #expect(cart.lines.last == added)
+    }
+
+    @Test func addingToALineKeepsItsPlace() throws {
+        let cart = Cart()
+        for merchandise in 1...3 { try cart.add(Self.line(merchandise)) }
+        let merged = try cart.add(Self.line(1, quantity: 4))
+        #expect(merged.lineId == "gid://shopify/CartLine/1")
+        #expect(merged.quantity == 5)
+        #expect(cart.lines.map(\.quantity) == [5, 1, 1])
+        #expect(cart.lines.first?.lineId == "gid://shopify/CartLine/1")
+    }
+
+    @Test func readdingARemovedLineMakesANewLineAtTheEnd() throws {
+        let cart = Cart()
+        try cart.add(Self.line(1, ["k": "v"]))
+        try cart.add(Self.line(2))
+        try cart.removeLine(id: "gid://shopify/CartLine/1")
+        let again = try cart.add(Self.line(1, ["k": "v"], quantity: 2))
+        #expect(again.lineId == "gid://shopify/CartLine/3")
+        #expect(again.quantity == 2)
+        #expect(cart.lines.map(\.lineId) == ["gid://shopify/CartLine/2", "gid://shopify/CartLine/3"])
+        #expect(throws: CartError.unknownLine(lineId: "gid://shopify/CartLine/1")) {
+            try cart.removeLine(id: "gid://shopify/CartLine/1")
+        }
+    }
+
+    @Test func attributesAreComparedAsAWholeWhateverTheirOrder() throws {
+        let cart = Cart()
+        var forward: [String: String] = [:]
+        var backward: [String: String] = [:]
+        let keys = (0..<20).map { "key-\($0)" }
+        for key in keys { forward[key] = "value of \(key)" }
+        for key in keys.reversed() { backward[key] = "value of \(key)" }
+        try cart.add(Self.line(1, forward))
+        try cart.add(Self.line(1, backward))
+        #expect(cart.lines.count == 1)
+        #expect(cart.lines.first?.quantity == 2)
+        var changed = forward
+        changed["key-3"] = "other"
+        try cart.add(Self.line(1, changed))
+        var fewer = forward
+        fewer["key-19"] = nil
+        try cart.add(Self.line(1, fewer))
+        try cart.add(Self.line(1))
+        try cart.add(Self.line(2, forward))
+        #expect(cart.lines.map(\.quantity) == [2, 1, 1, 1, 1])
+        #expect(Set(cart.lines.map(\.lineId)).count == 5)
+        // Merchandise and attributes never run together: ("a", ["b": "c"]) is not ("ab", ["": "c"]).
+        try cart.add(AddCartLine(merchandiseId: "a", productId: "p", quantity: 1, attributes: ["b": "c"]))
+        try cart.add(AddCartLine(merchandiseId: "ab", productId: "p", quantity: 1, attributes: ["": "c"]))
+        #expect(cart.lines.count == 7)
+    }
+
+    @Test func aLineIDIsMatchedExactly() throws {
+        let cart = Cart()
+        try cart.add(Self.line(1))
+        for id in ["gid://shopify/CartLine/01", "gid://shopify/CartLine/1 ", "gid://shopify/cartline/1", "1", ""] {
+            #expect(throws: CartError.unknownLine(lineId: id)) { try cart.removeLine(id: id) }
+        }
+        #expect(cart.lines.count == 1)
+    }
+
+    @Test func aFailedAddChangesNothing() throws {
+        let cart = Cart()
+        try cart.add(Self.line(1, quantity: Int.max))
+        try cart.add(Self.line(2))
+        #expect(throws: CartError.lineQuantityOverflow(lineId: "gid://shopify/CartLine/1")) {
+            try cart.add(Self.line(1))
+        }
+        #expect(cart.lines.map(\.quantity) == [Int.max, 1])
+        #expect(cart.lines.map(\.lineId) == ["gid://shopify/CartLine/1", "gid://shopify/CartLine/2"])
+    }
+
+    @Test func removeAllEmptiesTheIndexesAndLineIDsKeepCounting() throws {
+        let cart = Cart()
+        for merchandise in 1...100 { try cart.add(Self.line(merchandise)) }
+        cart.removeAll()
+        #expect(cart.lines.isEmpty)
+        #expect(throws: CartError.unknownLine(lineId: "gid://shopify/CartLine/5")) {
+            try cart.removeLine(id: "gid://shopify/CartLine/5")
+        }
+        let fresh = try cart.add(Self.line(5))
+        #expect(fresh.lineId == "gid://shopify/CartLine/101")
+        #expect(fresh.quantity == 1)
+    }
+
+    /// The plain-array cart the index replaced: every operation a scan.
+    struct ModelCart {
+        var lines: [CartLine] = []
+        var next = 1
+
+        mutating func add(_ line: AddCartLine) {
+            if let index = lines.firstIndex(where: {
+                $0.merchandiseId == line.merchandiseId && $0.attributes == line.attributes
+            }) {
+                lines[index].quantity += line.quantity
+            } else {
+                lines.append(
+                    CartLine(
+                        lineId: "gid://shopify/CartLine/\(next)", merchandiseId: line.merchandiseId,
+                        productId: line.productId, quantity: line.quantity, attributes: line.attributes))
+                next += 1
+            }
+        }
+
+        mutating func remove(_ id: String) -> Bool {
+            guard let index = lines.firstIndex(where: { $0.lineId == id }) else { return false }
+            lines.remove(at: index)
+            return true
+        }
+    }
+
+    @Test func manyLinesAddedAndRemovedAtRandomMatchThePlainArray() throws {
+        let cart = Cart()
+        var model = ModelCart()
+        var seed: UInt64 = 16
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for step in 0..<8_000 {
+            switch next(10) {
+            case 0..<5:
+                let line = Self.line(next(1500), next(4) == 0 ? ["gift": "\(next(3))"] : [:], quantity: 1 + next(3))
+                try cart.add(line)
+                model.add(line)
+            case 5..<9:
+                // Mostly lines that exist, from anywhere in the order; some that do not.
+                let id = model.lines.isEmpty || next(8) == 0
+                    ? "gid://shopify/CartLine/\(next(model.next + 5))" : model.lines[next(model.lines.count)].lineId
+                if model.remove(id) {
+                    try cart.removeLine(id: id)
+                } else {
+                    #expect(throws: CartError.unknownLine(lineId: id)) { try cart.removeLine(id: id) }
+                }
+            default:
+                // A burst of removals from the front, so the tombstones pile up and compact.
+                for line in model.lines.prefix(next(40)) {
+                    _ = model.remove(line.lineId)
+                    try cart.removeLine(id: line.lineId)
+                }
+            }
+            if step % 997 == 0 { #expect(cart.lines == model.lines, "step \(step)") }
+        }
+        #expect(cart.lines == model.lines)
+    }
+
+    // Sizes are kept so that each test takes a fraction of a second in a debug build: these are
+    // synchronous and hold a thread of Swift's cooperative pool (two threads on two cores), where
+    // other suites wait for replies with deadlines.
+    @Test func fortyThousandLinesThenEveryOtherRemoved() throws {
+        let cart = Cart()
+        let count = 40_000
+        for merchandise in 0..<count { try cart.add(Self.line(merchandise, ["n": "\(merchandise % 7)"])) }
+        for number in stride(from: 1, through: count, by: 2) { try cart.removeLine(id: "gid://shopify/CartLine/\(number)") }
+        let lines = cart.lines
+        #expect(lines.count == count / 2)
+        #expect(lines.first?.lineId == "gid://shopify/CartLine/2")
+        #expect(lines.last?.lineId == "gid://shopify/CartLine/\(count)")
+        #expect(lines.map(\.lineId) == stride(from: 2, through: count, by: 2).map { "gid://shopify/CartLine/\($0)" })
+        // Each remaining line is still found by its merchandise and attributes.
+        let merged = try cart.add(Self.line(count - 1, ["n": "\((count - 1) % 7)"]))
+        #expect(merged.lineId == "gid://shopify/CartLine/\(count)")
+        #expect(merged.quantity == 2)
+    }
+
+    // MARK: - Wishlist
+
+    static func entry(_ number: Int) -> WishlistEntryID {
+        WishlistEntryID(productId: "P-\(number / 3)", listingId: number % 2 == 0 ? "L-\(number)" : nil, variantId: "V-\(number)")
+    }
+
+    @Test func wishlistEntriesKeepTheirOrderThroughRemovalsRefreshesAndReadding() {
+        let wishlist = Wishlist()
+        for number in 0..<10 { wishlist.apply(WishlistEntryUpdate(id: Self.entry(number), isWishlisted: true)) }
+        for number in [3, 0, 9] { wishlist.apply(WishlistEntryUpdate(id: Self.entry(number), isWishlisted: false)) }
+        wishlist.apply(WishlistEntryUpdate(id: Self.entry(5), isWishlisted: true, title: "refreshed"))
+        wishlist.apply(WishlistEntryUpdate(id: Self.entry(3), isWishlisted: true, title: "back"))
+        wishlist.apply(WishlistEntryUpdate(id: Self.entry(42), isWishlisted: false))
+        let expected = [1, 2, 4, 5, 6, 7, 8, 3].map(Self.entry)
+        #expect(wishlist.entries.map(\.id) == expected)
+        #expect(wishlist.snapshot.entries.map(\.id) == expected)
+        #expect(wishlist.entries.first { $0.id == Self.entry(5) }?.title == "refreshed")
+        #expect(wishlist.contains(Self.entry(3)))
+        #expect(!wishlist.contains(Self.entry(0)))
+        // The ID is the whole of it: a missing listing is not an empty one.
+        #expect(!wishlist.contains(WishlistEntryID(productId: "P-0", listingId: "", variantId: "V-1")))
+    }
+
+    @Test func aWishlistSnapshotWritesRefreshedEntriesAgain() throws {
+        let wishlist = Wishlist()
+        for number in 0..<50 { wishlist.apply(WishlistEntryUpdate(id: Self.entry(number), isWishlisted: true, title: "old")) }
+        _ = wishlist.snapshot
+        for number in 0..<40 { wishlist.apply(WishlistEntryUpdate(id: Self.entry(number), isWishlisted: false)) }
+        wishlist.apply(WishlistEntryUpdate(id: Self.entry(45), isWishlisted: true, title: "new"))
+        let snapshot = wishlist.snapshot
+        let json = try #require(snapshot.entriesJSON)
+        #expect(json.count == 10)
+        #expect(String(decoding: json[5], as: UTF8.self).contains("\"new\""))
+        #expect(snapshot.entries.map(\.id) == (40..<50).map(Self.entry))
+    }
+
+    @Test func manyWishlistUpdatesAtRandomMatchThePlainArray() {
+        let wishlist = Wishlist()
+        var model: [WishlistEntry] = []
+        var seed: UInt64 = 16
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for step in 0..<4_000 {
+            let id = Self.entry(next(200))
+            let on = next(3) != 0
+            let update = WishlistEntryUpdate(id: id, isWishlisted: on, title: "t\(step)")
+            wishlist.apply(update)
+            let index = model.firstIndex { $0.id == id }
+            if on {
+                let entry = WishlistEntry(id: id, title: update.title)
+                if let index { model[index] = entry } else { model.append(entry) }
+            } else if let index {
+                model.remove(at: index)
+            }
+            if step % 1009 == 0 { #expect(wishlist.entries == model, "step \(step)") }
+        }
+        #expect(wishlist.entries == model)
+        #expect(wishlist.snapshot.entries == model)
+    }
+}
