@@ -8,7 +8,7 @@ import Switchboard
 struct Options {
     var quick = false
     var sections: Set<String> = Options.allSections
-    static let allSections: Set<String> = ["parse", "decode", "router", "cli", "rss", "scaling", "driver"]
+    static let allSections: Set<String> = ["parse", "decode", "router", "channels", "cli", "rss", "scaling", "driver"]
     var seed: UInt64 = 8
     var messages: Int?
     var rssMessages: Int?
@@ -19,6 +19,8 @@ struct Options {
     /// `sdkReady:3` etc.: only run that router loop (for callgrind), then exit.
     var profileRouter: (channel: String, middleware: Int)?
     var iterations: Int?
+    /// Sizes of the channels section (default 1k, 10k, 100k).
+    var channelCounts: [Int]?
     /// The scaling section's sizes and corpora, and where it writes its plot.
     var scalingSizesOption: [Int]?
     var scalingCorpora = ["kind"] + GrowthCorpus.Kind.allCases.map(\.rawValue)
@@ -26,15 +28,15 @@ struct Options {
     var plotPath: String? = FileManager.default.fileExists(atPath: "docs") ? "docs/benchmarks-scaling.svg" : nil
 
     static let usage = """
-        usage: switchboard-bench [--quick] [--sections parse,decode,router,cli,rss,scaling,driver] [--seed N]
+        usage: switchboard-bench [--quick] [--sections parse,decode,router,channels,cli,rss,scaling,driver] [--seed N]
                                  [--messages N] [--rss-messages N] [--repetitions N]
                                  [--cli PATH] [--work-dir DIR] [--write-corpus PATH]
                                  [--profile-router sdkReady|addCartLine:0|3] [--iterations N]
                                  [--sizes N,N,...] [--corpora kind,lines,wishlist,attributes]
-                                 [--peer-size N] [--plot PATH|none]
+                                 [--peer-size N] [--plot PATH|none] [--channel-counts N,N,...]
 
           --quick            smaller corpus and fewer repetitions (a minute instead of several)
-          --sections LIST    which sections to run (default: all of parse,decode,router,cli,rss,scaling,driver)
+          --sections LIST    which sections to run (default: all of parse,decode,router,channels,cli,rss,scaling,driver)
           --seed N           corpus seed (default 8); the same seed gives the same corpus
           --messages N       messages in the CLI corpus (default 200000; quick 50000)
           --rss-messages N   messages streamed to the CLI for peak RSS (default 2000000; quick 500000)
@@ -53,6 +55,7 @@ struct Options {
           --peer-size N      scaling: the size jq and Python are timed at (default 200000)
           --plot PATH        scaling: where the SVG plot goes (default docs/benchmarks-scaling.svg
                              when ./docs exists); none to skip it
+          --channel-counts L channels: how many channels it registers and cancels (default 1000,10000,100000)
         """
 
     static func parse(_ arguments: ArraySlice<String>) -> Options {
@@ -83,6 +86,10 @@ struct Options {
             case "--work-dir": options.workDirectory = value(argument)
             case "--write-corpus": options.writeCorpus = value(argument)
             case "--iterations": options.iterations = number(argument)
+            case "--channel-counts":
+                let counts = value(argument).split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+                guard !counts.isEmpty else { fail("--channel-counts needs positive integers, like 1000,10000") }
+                options.channelCounts = counts
             case "--sizes":
                 let sizes = value(argument).split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
                 guard !sizes.isEmpty else { fail("--sizes needs positive integers, comma-separated") }
@@ -261,6 +268,14 @@ if options.sections.contains("router") {
             report.add(name, "\(label): overhead, 3 middleware", Format.nanoseconds(three - direct))
         }
     }
+}
+
+// MARK: 7. Many channels
+
+if options.sections.contains("channels") {
+    let counts = options.channelCounts ?? [1_000, 10_000, 100_000]
+    log("channels: registering and cancelling \(counts.map(Format.count).joined(separator: ", ")) channels")
+    ChannelsSection(counts: counts, churn: min(10_000, counts.max() ?? 10_000)).run(into: &report)
 }
 
 // MARK: 3 and 4. Whole processes

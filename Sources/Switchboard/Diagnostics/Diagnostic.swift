@@ -85,29 +85,3 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         }
     }
 }
-
-/// Fans diagnostics out to the router's observers, in the order they were added.
-/// Observers run on the thread that caused the diagnostic, outside any lock.
-final class DiagnosticSink: Sendable {
-    typealias Observer = @Sendable (Diagnostic) -> Void
-    /// In registration order (ids only grow), so emitting needs no sorting.
-    private let observers = Locked<[(id: UInt64, observer: Observer)]>([])
-
-    func add(_ id: UInt64, _ observer: @escaping Observer) {
-        observers.withLock { $0.append((id, observer)) }
-    }
-
-    func remove(_ id: UInt64) {
-        observers.withLock { $0.removeAll { $0.id == id } }
-    }
-
-    var isObserved: Bool { observers.withLock { !$0.isEmpty } }
-
-    /// Tells every observer; builds the diagnostic only when someone listens.
-    func emit(_ diagnostic: @autoclosure () -> Diagnostic) {
-        let current = observers.withLock { $0 }
-        guard !current.isEmpty else { return }
-        let value = diagnostic()
-        for entry in current { entry.observer(value) }
-    }
-}

@@ -82,12 +82,13 @@ final class ChainRun: @unchecked Sendable {
     // `@unchecked`: the stored properties change only in `start` and `finish`, while
     // the dispatching thread holds the only reference (checked), and `lastStop`,
     // read and written only inside `ChainRun.stopLock`; `held` is never read.
-    /// The router and the route, not retained: the dispatching frame holds both until
-    /// the chain has run, then ``finish(_:router:route:)`` makes a run that outlives it hold them.
+    /// The router, the route and the chain, not retained: the dispatching frame holds them until
+    /// the chain has run, then ``finish(_:router:route:chain:)`` makes a run that outlives it hold them.
     private var router: Unmanaged<Router>
     private var route: Unmanaged<Router.Route>
-    private var held: (Router, Router.Route)?
-    private(set) var reply: OnceReply?
+    private var chain: Unmanaged<MiddlewareChain>
+    private var held: (Router, Router.Route, MiddlewareChain)?
+    private(set) var reply: ReplyState?
     private(set) var routedChannel: Channel
     private var lastStop: (depth: Int, reason: String)?
 
@@ -97,32 +98,37 @@ final class ChainRun: @unchecked Sendable {
     /// Each thread's finished run, so a message through middleware allocates none.
     private static let spare = ThreadSpare<ChainRun>()
 
-    private init(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) {
+    private init(router: Router, reply: ReplyState?, channel: Channel, route: Router.Route, chain: MiddlewareChain) {
         self.router = Unmanaged.passUnretained(router)
         self.reply = reply
         self.routedChannel = channel
         self.route = Unmanaged.passUnretained(route)
+        self.chain = Unmanaged.passUnretained(chain)
     }
 
-    /// A run of `route`'s chain: the calling thread's spare run if it has one, else a new one.
-    /// The caller holds `router` and `route` until ``finish(_:router:route:)``.
-    static func start(router: Router, reply: OnceReply?, channel: Channel, route: Router.Route) -> ChainRun {
+    /// A run of `chain` for a message whose channel's route is `route`: the calling
+    /// thread's spare run if it has one, else a new one. The caller holds `router`,
+    /// `route` and `chain` until ``finish(_:router:route:chain:)``.
+    static func start(
+        router: Router, reply: ReplyState?, channel: Channel, route: Router.Route, chain: MiddlewareChain
+    ) -> ChainRun {
         guard let reused = ChainRun.spare.take() else {
-            return ChainRun(router: router, reply: reply, channel: channel, route: route)
+            return ChainRun(router: router, reply: reply, channel: channel, route: route, chain: chain)
         }
         reused.router = Unmanaged.passUnretained(router)
         reused.route = Unmanaged.passUnretained(route)
+        reused.chain = Unmanaged.passUnretained(chain)
         reused.reply = reply
         reused.routedChannel = channel
         return reused
     }
 
     /// Ends a run after its chain has run. A run nobody else holds is kept for the
-    /// thread's next message; one that a middleware kept a `next` of holds the router
-    /// and the route from now on, so that `next` stays safe to call.
-    static func finish(_ run: inout ChainRun, router: Router, route: Router.Route) {
+    /// thread's next message; one that a middleware kept a `next` of holds the router,
+    /// the route and the chain from now on, so that `next` stays safe to call.
+    static func finish(_ run: inout ChainRun, router: Router, route: Router.Route, chain: MiddlewareChain) {
         guard isKnownUniquelyReferenced(&run) else {
-            run.held = (router, route)
+            run.held = (router, route, chain)
             return
         }
         run.reply = nil
@@ -131,21 +137,25 @@ final class ChainRun: @unchecked Sendable {
     }
 
     func run(_ message: Message, from index: Int) -> Outcome {
-        route._withUnsafeGuaranteedRef { route in
-            let entries = route.middleware
+        chain._withUnsafeGuaranteedRef { chain in
+            let entries = chain.entries
             guard index < entries.count else {
                 return router._withUnsafeGuaranteedRef { router in
-                    message.channel == routedChannel
-                        ? router.deliver(message, on: route, reply: reply)
-                        : router.deliver(message, route: nil, reply: reply)
+                    route._withUnsafeGuaranteedRef { route in
+                        message.channel == routedChannel
+                            ? router.deliver(message, on: route, reply: reply)
+                            : router.deliver(message, route: nil, reply: reply)
+                    }
                 }
             }
-            // The route keeps the entry and its closure alive: call it without retaining them.
+            // The chain keeps the entry and its closure alive: call it without retaining them.
             let outcome = Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
-                entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
+                // Checked right before the call: once `cancel()` has returned, the middleware is skipped.
+                entry.cancelled.isCancelled
+                    ? run(message, from: index &+ 1) : entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
             }
             if case .stopped(let reason) = outcome {
-                noteStop(reason: reason, at: index, channel: message.channel, route: route)
+                noteStop(reason: reason, at: index, channel: message.channel, chain: chain)
             }
             return outcome
         }
@@ -153,7 +163,7 @@ final class ChainRun: @unchecked Sendable {
 
     /// Reports a stop once, naming the middleware that stopped the message; an
     /// outer middleware that only passes the same stop on is not reported again.
-    private func noteStop(reason: String, at depth: Int, channel: Channel, route: Router.Route) {
+    private func noteStop(reason: String, at depth: Int, channel: Channel, chain: MiddlewareChain) {
         let isNew = ChainRun.stopLock.withLock { _ -> Bool in
             defer { lastStop = (depth, reason) }
             guard let last = lastStop else { return true }
@@ -161,7 +171,7 @@ final class ChainRun: @unchecked Sendable {
         }
         if isNew {
             router._withUnsafeGuaranteedRef {
-                $0.diagnostics.emit(.stopped(channel, by: route.middleware[depth].name, .stopped(reason: reason)))
+                $0.diagnostics.emit(.stopped(channel, by: chain.entries[depth].name, .stopped(reason: reason)))
             }
         }
     }
@@ -177,6 +187,8 @@ final class MiddlewareEntry: Sendable {
     let id: UInt64
     let name: String
     let handle: @Sendable (Message, MiddlewareNext) -> Outcome
+    /// Set by the middleware's token when it is cancelled.
+    let cancelled = CancelFlag()
 
     init<M: MessageMiddleware>(id: UInt64, name: String, middleware: M) {
         self.id = id
@@ -186,5 +198,30 @@ final class MiddlewareEntry: Sendable {
         } else {
             handle = { message, next in middleware.handle(message, next: next) }
         }
+    }
+}
+
+/// The middleware chain, in registration order: immutable, replaced as a whole
+/// when a middleware comes or goes (the router keeps the one it replaced until it
+/// has unlocked). Delivery reads it with the message's route, in one lock round trip.
+final class MiddlewareChain: Sendable {
+    let entries: [MiddlewareEntry]
+
+    /// No middleware.
+    static let empty = MiddlewareChain([])
+
+    init(_ entries: [MiddlewareEntry]) {
+        self.entries = entries
+    }
+
+    /// This chain with `entry` at the end.
+    func appending(_ entry: MiddlewareEntry) -> MiddlewareChain {
+        MiddlewareChain(entries + [entry])
+    }
+
+    /// This chain without the middleware `id`.
+    func removing(id: UInt64) -> MiddlewareChain {
+        guard entries.contains(where: { $0.id == id }) else { return self }
+        return MiddlewareChain(entries.filter { $0.id != id })
     }
 }

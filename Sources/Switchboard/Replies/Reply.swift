@@ -46,7 +46,7 @@ public final class Reply<Value: Encodable & Sendable>: Sendable {
     /// - Returns: whether this completion resolved the caller.
     @discardableResult
     public func succeed(_ value: consuming Value) -> Bool {
-        state.resolve(.success(ReplyValue(typed: value)))
+        state.reply(.success(ReplyValue(typed: value)))
     }
 
     /// Completes the request with an error; the caller receives
@@ -54,7 +54,7 @@ public final class Reply<Value: Encodable & Sendable>: Sendable {
     /// - Returns: whether this completion resolved the caller.
     @discardableResult
     public func fail(_ error: any Error) -> Bool {
-        state.resolve(.failure(.responderFailed(state.channel, message: errorMessage(error))))
+        state.reply(.failure(.responderFailed(state.channel, message: errorMessage(error))))
     }
 }
 

@@ -1,66 +1,130 @@
 import Dispatch
 
-/// The storage that runs one ``ReplyStateMachine`` behind a lock and resolves
-/// the caller outside it. Shared by the ``Reply`` handle, the deadline timer
-/// and the router; the caller's completion runs exactly once.
+/// The storage of one request's reply: runs its ``ReplyStateMachine`` under a
+/// lock stripe and performs the actions the machine returns after unlocking.
+///
+/// One object per request, shared by the caller's side (the completion given to
+/// `receive`), the router (delivery, buffers, the end of the middleware chain),
+/// the responder's ``Reply`` handle and the deadline timer. The completion runs
+/// exactly once, whichever of them resolves the request first.
+///
+/// The critical sections only read and write the machine and move values out
+/// (`take()`): the completion, a deadline action and everything else a user gave
+/// are called or released after the stripe is unlocked (a stripe is shared and
+/// not recursive, and a reply's `deinit` takes its stripe).
 final class ReplyState: @unchecked Sendable {
-    // `@unchecked`: `state` is read and written only under this object's lock stripe.
+    // `@unchecked`: the `nonisolated(unsafe)` properties are read and written only
+    // under this object's lock stripe.
     typealias Completion = @Sendable (Result<ReplyValue, RequestFailure>) -> Void
 
-    private struct Inner {
-        var machine = ReplyStateMachine()
-        var completion: Completion?
-        var result: Result<ReplyValue, RequestFailure>?
-        var onDeadline: (@Sendable () -> Void)?
-    }
-
+    /// The channel the request was sent on.
     let channel: Channel
-    private let fallback: ReplyValue?
-    private let report: DiagnosticSink
     // Guarded by `LockStripes` for this object (one per request: no lock of its own to
-    // set up), and not in a generic `Locked`, where a closure is re-wrapped (allocated)
-    // each time it is taken out.
-    nonisolated(unsafe) private var state: Inner
+    // set up). Not in a generic `Locked`, where a closure is re-wrapped (an allocation)
+    // every time it is taken out.
+    nonisolated(unsafe) private var machine = ReplyStateMachine()
+    nonisolated(unsafe) private var completion: Completion?
+    nonisolated(unsafe) private var recorded: Result<ReplyValue, RequestFailure>?
+    nonisolated(unsafe) private var onDeadline: (@Sendable () -> Void)?
+    /// Set when a responder claims the request.
+    nonisolated(unsafe) private var fallback: ReplyValue?
+    nonisolated(unsafe) private var report: DiagnosticSink?
 
-    init(channel: Channel, fallback: ReplyValue?, report: DiagnosticSink, completion: Completion?) {
+    /// - Parameters:
+    ///   - channel: the request's channel.
+    ///   - completion: the caller's completion, or `nil` when nobody waits for the reply
+    ///     (a responder still gets a handle; its reply becomes the message's outcome).
+    init(channel: Channel, completion: Completion?) {
         self.channel = channel
-        self.fallback = fallback
-        self.report = report
-        self.state = Inner(completion: completion)
+        self.completion = completion
     }
 
-    /// Runs `body` with the state, under this object's lock stripe.
-    private func withLock<R>(_ body: (inout Inner) -> R) -> R {
-        LockStripes.withLock(for: self) { body(&state) }
+    deinit {
+        // A safety net: a caller is never left waiting because every reference went away.
+        let completion = withLock { () -> Completion? in
+            guard machine.answer(by: .any) == .resolveCaller else { return nil }
+            return self.completion.take()
+        }
+        completion?(.failure(.dropped(channel)))
     }
 
-    /// Whether the caller has been resolved (replied, dropped or timed out).
-    var isResolved: Bool {
-        withLock { $0.machine.phase != .pending }
+    /// Runs `body` under this reply's lock stripe.
+    private func withLock<R>(_ body: () -> R) -> R {
+        LockStripes.withLock(for: self, body)
     }
+
+    /// Whether the caller has been resolved (answered, dropped or timed out).
+    var isResolved: Bool { withLock { machine.isResolved } }
 
     /// How the request was resolved, or `nil` while it is pending.
-    var result: Result<ReplyValue, RequestFailure>? {
-        withLock { $0.result }
+    var result: Result<ReplyValue, RequestFailure>? { withLock { recorded } }
+
+    // MARK: The router's side
+
+    /// Hands the request to a responder with its fallback; `false` (nothing changes)
+    /// when it is resolved already or a responder has it already.
+    func claimForResponder(fallback: ReplyValue?, report: DiagnosticSink) -> Bool {
+        withLock {
+            guard machine.claimForResponder() else { return false }
+            // Both were `nil`: nothing is released here.
+            self.fallback = fallback
+            self.report = report
+            return true
+        }
     }
 
-    /// Resolves the caller with a reply or a failure; returns whether this call won.
+    /// Whether the request may still go to a responder (it is pending and no responder has it).
+    var mayGoToResponder: Bool {
+        withLock { !machine.isResolved && machine.holder != .responder }
+    }
+
+    /// Marks that a buffer keeps the request.
+    func markKept() {
+        withLock { machine.markKept() }
+    }
+
+    /// Resolves the caller with `result` if `answerer` may (see ``ReplyStateMachine/Answerer``)
+    /// and the request is pending. `announce` runs first when this call wins, so a
+    /// diagnostic is reported before the caller resumes.
+    /// - Returns: whether this call resolved the caller.
     @discardableResult
-    func resolve(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
-        let (action, completion) = withLock { inner -> (ReplyStateMachine.Action, Completion?) in
-            let action = inner.machine.reply()
-            if action == .resolveCaller { inner.result = result }
-            return (action, action == .resolveCaller ? inner.completion.take() : nil)
+    func answer(
+        _ result: @autoclosure () -> Result<ReplyValue, RequestFailure>,
+        by answerer: ReplyStateMachine.Answerer = .any, announce: () -> Void = {}
+    ) -> Bool {
+        let completion = withLock { () -> Completion?? in
+            guard machine.answer(by: answerer) == .resolveCaller else { return nil }
+            return .some(self.completion.take())
+        }
+        guard let completion else { return false }
+        let result = result()
+        withLock { recorded = result }
+        announce()
+        completion?(result)
+        return true
+    }
+
+    // MARK: The responder's side (through `Reply`)
+
+    /// The responder replied with a value or a failure; returns whether this call resolved the caller.
+    @discardableResult
+    func reply(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
+        let (action, completion, report) = withLock {
+            () -> (ReplyStateMachine.Action, Completion?, DiagnosticSink?) in
+            let action = machine.reply()
+            guard action == .resolveCaller else { return (action, nil, self.report) }
+            recorded = result
+            return (action, self.completion.take(), self.report)
         }
         switch action {
         case .resolveCaller:
             if case .failure(.responderFailed(_, let message)) = result {
-                report.emit(.responderFailed(channel, message: message))
+                report?.emit(.responderFailed(channel, message: message))
             }
             completion?(result)
             return true
         case .reportIgnoredReply(let after):
-            report.emit(after == .timedOut ? .lateReply(channel) : .duplicateReply(channel))
+            report?.emit(after == .timedOut ? .lateReply(channel) : .duplicateReply(channel))
             return false
         case .none:
             return false
@@ -69,49 +133,50 @@ final class ReplyState: @unchecked Sendable {
 
     /// The reply handle was released; resolves the caller with ``RequestFailure/dropped(_:)`` if still pending.
     func handleReleased() {
-        let completion = withLock { inner -> Completion? in
-            guard inner.machine.handleReleased() == .resolveCaller else { return nil }
-            inner.result = .failure(.dropped(channel))
-            return inner.completion.take()
+        let (resolved, completion, report) = withLock { () -> (Bool, Completion?, DiagnosticSink?) in
+            guard machine.handleReleased() == .resolveCaller else { return (false, nil, nil) }
+            recorded = .failure(.dropped(channel))
+            return (true, self.completion.take(), self.report)
         }
-        guard let completion else { return }
-        report.emit(.replyDropped(channel))
-        completion(.failure(.dropped(channel)))
+        guard resolved else { return }
+        report?.emit(.replyDropped(channel))
+        completion?(.failure(.dropped(channel)))
     }
 
     /// Sets what to do when the deadline passes (cancel the task of an `async` responder).
     /// Runs `action` at once if the deadline has passed already.
     func onDeadline(_ action: @escaping @Sendable () -> Void) {
-        let runNow = withLock { inner -> Bool in
-            guard inner.machine.phase != .timedOut else { return true }
-            inner.onDeadline = action
-            return false
+        let (runNow, replaced) = withLock { () -> (Bool, (@Sendable () -> Void)?) in
+            guard machine.phase != .timedOut else { return (true, nil) }
+            defer { onDeadline = action }
+            return (false, onDeadline.take())
         }
+        withExtendedLifetime(replaced) {}
         if runNow { action() }
     }
 
     /// The deadline passed; resolves the caller with the fallback or ``RequestFailure/timedOut(_:after:)``.
     func deadlinePassed(after deadline: Duration) {
-        let (completion, action) = withLock { inner -> (Completion?, (@Sendable () -> Void)?) in
-            guard inner.machine.deadlinePassed() == .resolveCaller else { return (nil, nil) }
-            inner.result = fallback.map { .success($0) } ?? .failure(.timedOut(channel, after: deadline))
-            return (inner.completion.take(), inner.onDeadline.take())
+        let taken = withLock {
+            () -> (Completion?, (@Sendable () -> Void)?, ReplyValue?, DiagnosticSink?)? in
+            guard machine.deadlinePassed() == .resolveCaller else { return nil }
+            recorded = fallback.map { .success($0) } ?? .failure(.timedOut(channel, after: deadline))
+            return (completion.take(), onDeadline.take(), fallback, report)
         }
-        guard let completion else { return }
+        guard let (completion, action, fallback, report) = taken else { return }
         action?()
-        report.emit(.deadlinePassed(channel, after: deadline, usedFallback: fallback != nil))
+        report?.emit(.deadlinePassed(channel, after: deadline, usedFallback: fallback != nil))
         if let fallback {
-            completion(.success(fallback))
+            completion?(.success(fallback))
         } else {
-            completion(.failure(.timedOut(channel, after: deadline)))
+            completion?(.failure(.timedOut(channel, after: deadline)))
         }
     }
 
     /// Starts the deadline clock, unless the reply is already resolved.
     func armDeadline(_ deadline: Duration) {
         guard !isResolved else { return }
-        let nanoseconds = deadline.nanosecondsClamped
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) { [self] in
             self.deadlinePassed(after: deadline)
         }
     }
@@ -124,5 +189,13 @@ extension Duration {
         if seconds <= 0 && attoseconds <= 0 { return 0 }
         if seconds >= Int64(Int.max / 1_000_000_000) - 1 { return Int.max / 2 }
         return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    }
+}
+
+extension Optional {
+    /// Returns the wrapped value and leaves `nil` behind.
+    mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
     }
 }

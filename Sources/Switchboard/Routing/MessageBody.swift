@@ -33,12 +33,25 @@ public struct MessageBody: @unchecked Sendable {
     }
 
     /// Wraps a Foundation tree; `nil` means the body is absent.
+    ///
+    /// A ``MessageBody`` given here (as `Any`) is that body, and a ``JSONValue``
+    /// is wrapped as ``init(json:)`` does: every API that takes a loosely typed
+    /// body (`Router.receive(name:body:)`, `Message(channel:body:)`,
+    /// `Router.request(name:body:)`) routes them as themselves.
     /// - Parameter value: what `WKScriptMessage.body` or `JSONSerialization.jsonObject` returned.
     public init(_ value: Any?) {
-        if let value {
-            storage = .foundation(FoundationTree(value))
-        } else {
+        guard let value else {
             storage = .absent
+            return
+        }
+        // Compared by type first (a cheap metadata check), so a Foundation tree pays no dynamic cast.
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if type == ObjectIdentifier(MessageBody.self), let body = value as? MessageBody {
+            self = body
+        } else if type == ObjectIdentifier(JSONValue.self), let json = value as? JSONValue {
+            storage = .json(json)
+        } else {
+            storage = .foundation(FoundationTree(value))
         }
     }
 

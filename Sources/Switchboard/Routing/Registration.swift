@@ -1,7 +1,10 @@
 /// A token for one registration (handler, responder, middleware, observer).
 ///
-/// Cancelling the token, or releasing its last reference, unregisters. Keep the
-/// token for as long as the registration should live:
+/// Cancelling the token, or releasing its last reference, unregisters. Once
+/// ``cancel()`` returns (or the release that cancels), what the token registered
+/// (a handler, responder, middleware or observer) is not called again; a call that
+/// had already started may finish. Nothing waits for such a call, so a handler may
+/// cancel its own registration. Keep the token for as long as the registration should live:
 /// ```swift
 /// var tokens: [Registration] = []
 /// tokens.append(router.on(SDKReady.self) { _, _ in print("ready") })
@@ -21,7 +24,8 @@ public final class Registration: Sendable, Hashable {
         cancel()
     }
 
-    /// Unregisters. Calling it again does nothing.
+    /// Unregisters; once this returns, what was registered is not called again.
+    /// Calling it again does nothing.
     public func cancel() {
         let action = cancellation.withLock { action -> (@Sendable () -> Void)? in
             defer { action = nil }

@@ -1,111 +1,57 @@
 extension Router {
-    /// An immutable snapshot of the routes, each with the middleware chain.
-    ///
-    /// The router replaces it whenever a registration changes a route or the
-    /// chain, so routing a message takes one lock round trip that copies out one
-    /// reference: the message's ``Route``, which carries the chain too.
-    final class RoutingTable: Sendable {
-        /// Every channel with a handler, a responder or a buffer policy.
-        let routes: [Channel: Route]
-        /// The middleware chain, in registration order.
-        let middleware: [MiddlewareEntry]
-        /// The route of every other channel: nothing but the chain.
-        let unrouted: Route
-        /// `routes` by the exact bytes of the names.
-        let index: RouteIndex
-
-        init(routes: [Channel: Route], middleware: [MiddlewareEntry]) {
-            self.routes = routes
-            self.middleware = middleware
-            unrouted = Route(Route.Parts(), middleware: middleware, isUnrouted: true)
-            index = RouteIndex(routes)
-        }
-
-        /// The route of `channel`, or `nil` when it has none.
-        func route(_ channel: Channel) -> Route? { routes[channel] }
-
-        /// The route of the channel named `name` (whose ``RouteIndex/hash(_:)`` is
-        /// `hash`), or `nil` when it has none.
-        func route(named name: String, hash: UInt64) -> Route? {
-            if let route = index.route(named: name, hash: hash) { return route }
-            return routes.isEmpty ? nil : routes[Channel(uncheckedName: name)]
-        }
-
-        /// The route of the channel named `name` (whose ``RouteIndex/hash(_:)`` is
-        /// `hash`), or ``unrouted`` when it has none.
-        func routeOrUnrouted(named name: String, hash: UInt64) -> Route {
-            route(named: name, hash: hash) ?? unrouted
-        }
-
-        /// This table with the route of `channel` changed (removed when it holds nothing).
-        func updating(_ channel: Channel, _ change: (inout Route.Parts) -> Void) -> RoutingTable {
-            var parts = routes[channel]?.parts ?? Route.Parts()
-            change(&parts)
-            let route = Route(parts, middleware: middleware)
-            var routes = self.routes
-            routes[channel] = route.isVacant ? nil : route
-            return RoutingTable(routes: routes, middleware: middleware)
-        }
-
-        /// This table with another middleware chain.
-        func replacing(middleware: [MiddlewareEntry]) -> RoutingTable {
-            RoutingTable(routes: routes.mapValues { Route($0.parts, middleware: middleware) }, middleware: middleware)
-        }
-    }
-
-    /// What delivery needs to know about one channel: the middleware chain, the
-    /// handlers, the responder and the buffer policy.
+    /// What delivery needs to know about one channel: its handlers, its responder
+    /// and its buffer policy.
     ///
     /// Immutable: a registration makes a new route and stores it in a new
     /// ``RoutingTable``, so delivery uses the route it read however the table
-    /// changes meanwhile.
+    /// changes meanwhile (a cancelled entry is skipped: see ``CancelFlag``).
     final class Route: Sendable {
         /// The parts of a route that registrations change.
         struct Parts: Sendable {
             var handlers: [HandlerEntry] = []
             var responder: ResponderEntry?
             var policy: BufferPolicy?
+            /// Whether messages kept before the channel had a handler are being delivered:
+            /// a message arriving meanwhile queues behind them (see `Router.deliver`).
+            var isDraining = false
         }
 
         let handlers: [HandlerEntry]
         let responder: ResponderEntry?
         let policy: BufferPolicy?
-        /// The middleware chain when the route was read.
-        let middleware: [MiddlewareEntry]
+        let isDraining: Bool
         /// Whether every handler takes the same event type, so the body is decoded once
         /// into that type and handed to each handler without boxing (the usual case).
         let handlersShareEventType: Bool
 
-        /// Whether this is a table's ``RoutingTable/unrouted`` route (the channel has no route).
-        let isUnrouted: Bool
+        /// No handlers, responder or policy: the route of a channel the table does not hold.
+        static let empty = Route(Parts())
 
-        /// No handlers, responder, policy or middleware.
-        static let empty = Route(Parts(), middleware: [])
-
-        init(_ parts: Parts, middleware: [MiddlewareEntry], isUnrouted: Bool = false) {
-            self.isUnrouted = isUnrouted
+        init(_ parts: Parts) {
             handlers = parts.handlers
             responder = parts.responder
             policy = parts.policy
-            self.middleware = middleware
+            isDraining = parts.isDraining
             let firstType = parts.handlers.first?.eventType
             handlersShareEventType = parts.handlers.allSatisfy { $0.eventType == firstType }
         }
 
-        var parts: Parts { Parts(handlers: handlers, responder: responder, policy: policy) }
+        var parts: Parts { Parts(handlers: handlers, responder: responder, policy: policy, isDraining: isDraining) }
 
         /// Whether the channel has a handler or a responder.
         var isLive: Bool { responder != nil || !handlers.isEmpty }
 
         /// Whether the route holds nothing worth keeping (so a channel name from outside leaves no trace).
-        var isVacant: Bool { !isLive && policy == nil }
+        var isVacant: Bool { !isLive && policy == nil && !isDraining }
     }
 
-    /// One subscribed handler: its id (for its token), its event type and the typed handler.
+    /// One subscribed handler: its id (for its token), its event type, the typed
+    /// handler and the flag its token sets when cancelled.
     struct HandlerEntry: Sendable {
         let id: UInt64
         let eventType: ObjectIdentifier
         let handler: EventHandling
+        let cancelled: CancelFlag
     }
 
     /// A responder with its deadline and fallback (a class, so a route copies one reference).
@@ -115,12 +61,14 @@ extension Router {
         let fallback: ReplyValue?
         /// Decodes the request and calls the responder, typed (no existential box, no cast).
         let responder: Responding
+        let cancelled: CancelFlag
 
-        init(id: UInt64, deadline: Duration?, fallback: ReplyValue?, responder: Responding) {
+        init(id: UInt64, deadline: Duration?, fallback: ReplyValue?, responder: Responding, cancelled: CancelFlag) {
             self.id = id
             self.deadline = deadline
             self.fallback = fallback
             self.responder = responder
+            self.cancelled = cancelled
         }
     }
 }
@@ -129,21 +77,23 @@ extension Router {
 ///
 /// A class, so the request stays typed from decoding to the responder. Every
 /// responder is a ``TypedResponder`` (the router makes no other), which
-/// overrides ``respond(to:options:beforeResponding:makeState:)``; the base is
+/// overrides ``respond(to:options:cancelled:beforeResponding:makeState:)``; the base is
 /// never called (a debug build stops if it is).
 class Responding: @unchecked Sendable {
     // `@unchecked`: not final (see `TypedResponder`); it has no stored properties.
 
     /// Decodes `body` as the request, runs `beforeResponding` (the channel's event
-    /// handlers), then calls the responder with a reply handle on the state `makeState` makes.
-    /// - Returns: what `beforeResponding` returned (the messages of handlers that threw) and the state.
+    /// handlers), then, unless `cancelled` is set by then, calls the responder with a
+    /// reply handle on the state `makeState` gives (`nil`: the request may not go to a responder).
+    /// - Returns: what `beforeResponding` returned (the messages of handlers that threw) and
+    ///   the state, `nil` when the responder was not called (cancelled, or `makeState` refused).
     /// - Throws: the decoding failure (then nothing else ran), or what `beforeResponding` threw.
     func respond(
-        to body: MessageBody, options: DecodingOptions,
-        beforeResponding: () throws(BodyDecodingError) -> [String], makeState: () -> ReplyState
-    ) throws(BodyDecodingError) -> (failures: [String], state: ReplyState) {
+        to body: MessageBody, options: DecodingOptions, cancelled: CancelFlag,
+        beforeResponding: () throws(BodyDecodingError) -> [String], makeState: () -> ReplyState?
+    ) throws(BodyDecodingError) -> (failures: [String], state: ReplyState?) {
         assertionFailure("every responder is a TypedResponder")
-        return ([], makeState())
+        return ([], nil)
     }
 }
 
@@ -157,12 +107,13 @@ final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
     }
 
     override func respond(
-        to body: MessageBody, options: DecodingOptions,
-        beforeResponding: () throws(BodyDecodingError) -> [String], makeState: () -> ReplyState
-    ) throws(BodyDecodingError) -> (failures: [String], state: ReplyState) {
+        to body: MessageBody, options: DecodingOptions, cancelled: CancelFlag,
+        beforeResponding: () throws(BodyDecodingError) -> [String], makeState: () -> ReplyState?
+    ) throws(BodyDecodingError) -> (failures: [String], state: ReplyState?) {
         let request = try body.decode(R.self, options: options)
         let failures = try beforeResponding()
-        let state = makeState()
+        // Checked last, right before the call: once `cancel()` has returned, the responder is not called.
+        guard !cancelled.isCancelled, let state = makeState() else { return (failures, nil) }
         responder(request, Reply<R.Reply>(state: state))
         return (failures, state)
     }
@@ -189,13 +140,14 @@ class EventHandling: @unchecked Sendable {
     }
 
     /// Decodes the body once and calls every handler of `route` (all of this
-    /// handler's event type) in order.
-    /// - Returns: the messages of the handlers that threw, each reported to `diagnostics`.
+    /// handler's event type) in order, skipping those cancelled by then.
+    /// - Returns: the messages of the handlers that threw, each reported to `diagnostics`,
+    ///   and how many handlers were called.
     func runAll(
         _ route: Router.Route, context: MessageContext, diagnostics: DiagnosticSink
-    ) throws(BodyDecodingError) -> [String] {
+    ) throws(BodyDecodingError) -> (errors: [String], called: Int) {
         assertionFailure("every handler is a TypedEventHandler")
-        return []
+        return ([], 0)
     }
 }
 
@@ -240,11 +192,15 @@ final class TypedEventHandler<E: Event>: EventHandling, @unchecked Sendable {
 
     override func runAll(
         _ route: Router.Route, context: MessageContext, diagnostics: DiagnosticSink
-    ) throws(BodyDecodingError) -> [String] {
+    ) throws(BodyDecodingError) -> (errors: [String], called: Int) {
         let handlers = route.handlers
         let event = try decode(context.body, options: context.options)
         var errors: [String] = []
+        var called = 0
         for index in handlers.indices {
+            // Checked right before the call: once `cancel()` has returned, the handler is not called.
+            if handlers[index].cancelled.isCancelled { continue }
+            called &+= 1
             do {
                 // Every entry has this entry's event type, so its handler is of this class
                 // (checked by class identity, which needs no runtime type lookup, unlike `as?`).
@@ -262,6 +218,6 @@ final class TypedEventHandler<E: Event>: EventHandling, @unchecked Sendable {
                 errors.append(message)
             }
         }
-        return errors
+        return (errors, called)
     }
 }

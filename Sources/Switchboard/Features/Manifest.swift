@@ -1,0 +1,63 @@
+/// What is live on a router: the channels that have a handler or responder, and
+/// whether each declared feature is enabled. Encodes channels and feature names
+/// in sorted order, so ``BodyEncoder`` (which keeps encode order) writes the same
+/// text every time (`JSONEncoder` reorders object keys unless its
+/// `outputFormatting` contains `.sortedKeys`):
+/// ```json
+/// {"channels": ["addCartLine", "removeCartLine"], "features": {"freeProductRewards": true}}
+/// ```
+public struct Manifest: Hashable, Sendable, Codable {
+    /// Channels with at least one handler or a responder, sorted.
+    public let channels: [Channel]
+    /// Each declared feature's state.
+    public let features: [String: Bool]
+
+    /// Creates a manifest.
+    public init(channels: [Channel], features: [String: Bool]) {
+        self.channels = channels.sorted()
+        self.features = features
+    }
+
+    /// The manifest of a routing table: its live channels, sorted, and each feature's state.
+    /// O(n log n) in the channels; the router computes it outside its lock.
+    init(table: Router.RoutingTable, features: [String: Feature]) {
+        var live: [Channel] = []
+        live.reserveCapacity(table.count)
+        table.forEach { channel, route in
+            if route.isLive { live.append(channel) }
+        }
+        var enabled: [String: Bool] = [:]
+        for (name, feature) in features {
+            enabled[name] = feature.channels.allSatisfy { table.route($0)?.isLive ?? false }
+        }
+        self.init(channels: live, features: enabled)
+    }
+
+    private enum CodingKeys: String, CodingKey { case channels, features }
+
+    private struct NameKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes a manifest.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            channels: try container.decode([Channel].self, forKey: .channels),
+            features: try container.decode([String: Bool].self, forKey: .features)
+        )
+    }
+
+    /// Encodes channels, then features with names in sorted order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(channels, forKey: .channels)
+        var nested = container.nestedContainer(keyedBy: NameKey.self, forKey: .features)
+        for name in features.keys.sorted() {
+            try nested.encode(features[name] ?? false, forKey: NameKey(stringValue: name))
+        }
+    }
+}

@@ -1,0 +1,311 @@
+extension Router {
+    // MARK: - Receiving
+
+    /// Routes one message from a loosely typed source (`WKScriptMessage`,
+    /// `JSONSerialization`): validates the name, runs middleware, decodes the
+    /// body and delivers it.
+    ///
+    /// A ``MessageBody`` or a ``JSONValue`` passed here (as `Any`) is routed as
+    /// itself, as ``receive(name:body:)-(String,MessageBody)`` would.
+    /// - Parameters:
+    ///   - name: the channel name as received.
+    ///   - body: the body; `nil` means no body.
+    /// - Returns: what happened to the message.
+    public func receive(name: String, body: Any?) -> Outcome {
+        // Tested against nil first: binding an `Any?` copies it through runtime calls.
+        if body == nil { return receive(name: name, body: MessageBody.absent, id: nil, replyHandler: nil) }
+        return receive(name: name, body: MessageBody(body), id: nil, replyHandler: nil)
+    }
+
+    /// Routes one message whose body is a ``MessageBody`` (a Foundation tree, a
+    /// ``JSONValue`` or JSON bytes). See ``receive(name:body:)-(String,Any?)``.
+    public func receive(name: String, body: MessageBody) -> Outcome {
+        receive(name: name, body: body, id: nil, replyHandler: nil)
+    }
+
+    /// Routes one message. See ``receive(name:body:)-(String,Any?)``.
+    public func receive(_ message: Message) -> Outcome {
+        let (route, chain) = lookUp(message.channel)
+        return dispatch(message, reply: nil, route: route, chain: chain)
+    }
+
+    /// Routes one message and resolves `replyHandler` exactly once with its reply:
+    /// a request's reply (now or later), `ReplyValue.none` for a handled event, or
+    /// the ``RequestFailure`` that says why there is none. This is the shape of
+    /// `WKScriptMessageHandlerWithReply`.
+    ///
+    /// `replyHandler` runs on the thread that resolves the message: the calling
+    /// thread when the answer is known before this method returns, otherwise the
+    /// thread that replies, a timer thread (deadlines), or the thread that
+    /// registers a responder (kept messages).
+    /// - Returns: what happened to the message (``Outcome/awaitingReply`` while a
+    ///   responder's reply is pending, ``Outcome/kept`` while it waits for one).
+    public func receive(
+        _ message: Message,
+        replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
+    ) -> Outcome {
+        let reply = ReplyState(channel: message.channel, completion: replyHandler)
+        let (route, chain) = lookUp(message.channel)
+        return dispatch(message, reply: reply, route: route, chain: chain)
+    }
+
+    /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
+    /// See ``receive(_:replyHandler:)``.
+    public func receive(
+        name: String,
+        body: consuming MessageBody,
+        id: String? = nil,
+        replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
+    ) -> Outcome {
+        // A name in the routing table is valid (every registered channel was validated):
+        // only names the table does not know need checking.
+        let fits = name.utf8.count <= Channel.maxLength
+        let hash = fits ? RoutingTable.hash(name) : 0
+        let (found, chain) = state.withLock { state in
+            (fits ? state.table.route(named: name, hash: hash) : nil, state.chain)
+        }
+        if found == nil, let error = Channel.problem(in: name) {
+            diagnostics.emit(.invalidChannel(name: name, error))
+            replyHandler?(.failure(.invalidChannel(name: name, error)))
+            return .invalidChannel(error)
+        }
+        let channel = Channel(uncheckedName: name)
+        let message = Message(channel: channel, body: body, id: id)
+        let reply = replyHandler.map { ReplyState(channel: channel, completion: $0) }
+        return dispatch(message, reply: reply, route: found ?? .empty, chain: chain)
+    }
+
+    /// The route of `channel` (``Route/empty`` when it has none) and the middleware
+    /// chain, in one lock round trip. The table is a snapshot: no rebuild to wait for.
+    private func lookUp(_ channel: Channel) -> (Route, MiddlewareChain) {
+        let hash = RoutingTable.hash(channel.name)
+        let (route, chain) = state.withLock { ($0.table.route(named: channel.name, hash: hash), $0.chain) }
+        return (route ?? .empty, chain)
+    }
+
+    /// The route of `channel` now (``Route/empty`` when it has none).
+    func currentRoute(of channel: Channel) -> Route {
+        let hash = RoutingTable.hash(channel.name)
+        return state.withLock { $0.table.route(named: channel.name, hash: hash) } ?? .empty
+    }
+
+    /// Runs the middleware chain (if any) and delivery.
+    private func dispatch(_ message: Message, reply: ReplyState?, route: Route, chain: MiddlewareChain) -> Outcome {
+        if chain.entries.isEmpty {
+            return deliver(message, on: route, reply: reply)
+        }
+        // The run refers to this router, the route and the chain without holding them (this frame does).
+        let run = ChainRun.start(router: self, reply: reply, channel: message.channel, route: route, chain: chain)
+        let outcome = run.run(message, from: 0)
+        var finished = consume run
+        ChainRun.finish(&finished, router: self, route: route, chain: chain)
+        // Every delivery path resolves or claims the reply; one left unclaimed was stopped by middleware.
+        if let reply { reply.answer(Router.stoppedResult(of: outcome, on: message.channel), by: .routerOnly) }
+        return outcome
+    }
+
+    /// The reply a caller gets when middleware stopped its message before delivery:
+    /// a stop with ``Outcome/replied(_:)`` answers it, any other outcome is
+    /// ``RequestFailure/stopped(_:_:)``.
+    static func stoppedResult(of outcome: Outcome, on channel: Channel) -> Result<ReplyValue, RequestFailure> {
+        if case .replied(let value) = outcome { return .success(value) }
+        return .failure(.stopped(channel, outcome))
+    }
+
+    /// The reply a caller gets for an outcome that did not come from a responder.
+    static func result(of outcome: Outcome, on channel: Channel) -> Result<ReplyValue, RequestFailure> {
+        switch outcome {
+        case .handled: return .success(.none)
+        case .replied(let value): return .success(value)
+        case .awaitingReply, .kept: return .failure(.stopped(channel, outcome))
+        case .unhandled: return .failure(.noResponder(channel))
+        case .invalid(let error): return .failure(.invalidBody(channel, error))
+        case .failed(let failure): return .failure(.responderFailed(channel, message: failure.message))
+        case .invalidChannel(let problem): return .failure(.invalidChannel(name: channel.name, problem))
+        case .stopped: return .failure(.stopped(channel, outcome))
+        }
+    }
+
+    /// The reason given when a request reaches delivery a second time.
+    static let repeatedRequestReason = "the request was passed on twice; its responder answers it once"
+
+    // MARK: - Delivery
+
+    /// Delivers a message (after middleware) to the channel's responder or handlers,
+    /// or applies the channel's policy when it has neither. Every path either
+    /// resolves `reply` or hands it on (to a responder or a buffer).
+    /// - Parameter route: the channel's route as read with the middleware, or `nil` to look it up.
+    func deliver(_ message: Message, route: Route?, reply: ReplyState?) -> Outcome {
+        deliver(message, on: route ?? currentRoute(of: message.channel), reply: reply)
+    }
+
+    /// ``deliver(_:route:reply:)`` with the route of the message's channel in hand.
+    func deliver(_ message: Message, on route: Route, reply: ReplyState?) -> Outcome {
+        // While kept messages are delivered, a later message queues behind them.
+        if route.isDraining {
+            return keep(message, policy: route.policy ?? options.defaultBufferPolicy, reply: reply)
+        }
+        return deliverDirectly(message, on: route, reply: reply)
+    }
+
+    /// Delivers without looking at a drain (a drain's own messages come this way).
+    func deliverDirectly(_ message: Message, on route: Route, reply: ReplyState?) -> Outcome {
+        if route.responder == nil, !route.handlers.isEmpty {
+            return deliverToHandlers(message, route: route, reply: reply)
+        }
+        return deliverToResponderOrPolicy(message, route: route, reply: reply)
+    }
+
+    /// Delivers a message to the handlers of a channel without a responder.
+    private func deliverToHandlers(_ message: Message, route: Route, reply: ReplyState?) -> Outcome {
+        let context = MessageContext(message: message, options: options.decoding)
+        let errors: [String]
+        let called: Int
+        do {
+            (errors, called) = try runHandlers(route, context: context)
+        } catch {
+            return invalid(error, on: context.channel, reply: reply)
+        }
+        // Every handler was cancelled after the route was read: route it again.
+        if called == 0 { return deliver(message, route: nil, reply: reply) }
+        if errors.isEmpty {
+            if let reply { reply.answer(.success(.none)) }
+            return .handled(count: called)
+        }
+        let channel = context.channel
+        let failure = HandlerFailure(channel: channel, errors: errors, succeeded: called - errors.count)
+        if let reply { reply.answer(.failure(.responderFailed(channel, message: failure.message))) }
+        return .failed(failure)
+    }
+
+    /// Delivers a message to the channel's responder (and its handlers), or applies
+    /// the channel's buffer policy when it has neither.
+    private func deliverToResponderOrPolicy(_ message: Message, route: Route, reply: ReplyState?) -> Outcome {
+        let channel = message.channel
+        if let responder = route.responder {
+            if responder.cancelled.isCancelled { return deliver(message, route: nil, reply: reply) }
+            return deliverToResponder(message, responder: responder, route: route, reply: reply)
+        }
+        let effective = route.policy ?? options.defaultBufferPolicy
+        if effective != .drop {
+            return keep(message, policy: effective, reply: reply)
+        }
+        diagnostics.emit(.unhandled(channel))
+        reply?.answer(.failure(.noResponder(channel)))
+        return .unhandled
+    }
+
+    /// Delivers a request to its responder; the channel's handlers (if any) run between
+    /// decoding and the responder's call.
+    private func deliverToResponder(
+        _ message: Message, responder: ResponderEntry, route: Route, reply: ReplyState?
+    ) -> Outcome {
+        let channel = message.channel
+        if let reply, !reply.mayGoToResponder { return .stopped(reason: Router.repeatedRequestReason) }
+        let decoding = options.decoding
+        let handlers = route.handlers
+        let failures: [String]
+        let called: ReplyState?
+        var refused = false
+        do {
+            // Decoded as its own type and handed to the responder as it is (no box, no cast).
+            (failures, called) = try responder.responder.respond(
+                to: message.body, options: decoding, cancelled: responder.cancelled,
+                beforeResponding: { () throws(BodyDecodingError) -> [String] in
+                    if handlers.isEmpty { return [] }
+                    return try runHandlers(route, context: MessageContext(message: message, options: decoding)).errors
+                },
+                makeState: { [diagnostics] () -> ReplyState? in
+                    let state = reply ?? ReplyState(channel: channel, completion: nil)
+                    guard state.claimForResponder(fallback: responder.fallback, report: diagnostics) else {
+                        refused = true
+                        return nil
+                    }
+                    return state
+                })
+        } catch {
+            return invalid(error, on: channel, reply: reply)
+        }
+        if refused { return .stopped(reason: Router.repeatedRequestReason) }
+        guard let replyState = called else {
+            // The responder was cancelled after the route was read.
+            if handlers.isEmpty { return deliver(message, route: nil, reply: reply) }
+            reply?.answer(.failure(.noResponder(channel)))
+            return failures.isEmpty
+                ? .handled(count: handlers.count)
+                : .failed(HandlerFailure(channel: channel, errors: failures, succeeded: handlers.count - failures.count))
+        }
+        guard let result = replyState.result else {
+            replyState.armDeadline(responder.deadline ?? options.defaultDeadline)
+            return .awaitingReply
+        }
+        let succeeded = handlers.count - failures.count
+        switch result {
+        case .success(let value):
+            return failures.isEmpty
+                ? .replied(value) : .failed(HandlerFailure(channel: channel, errors: failures, succeeded: succeeded))
+        case .failure(let failure):
+            return .failed(HandlerFailure(channel: channel, errors: failures + [failure.reason], succeeded: succeeded))
+        }
+    }
+
+    private func invalid(_ error: BodyDecodingError, on channel: Channel, reply: ReplyState?) -> Outcome {
+        diagnostics.emit(.invalidBody(channel, error))
+        reply?.answer(.failure(.invalidBody(channel, error)))
+        return .invalid(error)
+    }
+
+    /// Decodes the body once per event type, then runs the handlers in order
+    /// (skipping those cancelled by the time their turn comes).
+    ///
+    /// The usual case (every handler of the channel takes the same event type)
+    /// decodes into that type and calls each handler with it, boxing nothing;
+    /// other types are decoded into a small list.
+    /// - Returns: the messages of the handlers that threw, and how many handlers were called.
+    /// - Throws: the decoding failure (then no handler ran).
+    private func runHandlers(
+        _ route: Route, context: MessageContext
+    ) throws(BodyDecodingError) -> (errors: [String], called: Int) {
+        guard !route.handlers.isEmpty else { return ([], 0) }
+        if route.handlersShareEventType {
+            // The route keeps the handler alive: call it without retaining it again.
+            var failure: BodyDecodingError?
+            let ran = Unmanaged.passUnretained(route.handlers[0].handler)._withUnsafeGuaranteedRef {
+                handler -> (errors: [String], called: Int) in
+                do throws(BodyDecodingError) {
+                    return try handler.runAll(route, context: context, diagnostics: diagnostics)
+                } catch {
+                    failure = error
+                    return ([], 0)
+                }
+            }
+            if let failure { throw failure }
+            return ran
+        }
+        let handlers = route.handlers
+        guard let first = handlers.first else { return ([], 0) }
+        let firstType = first.eventType
+        let firstEvent = try first.handler.decodeEvent(context.body, options: context.options)
+        var others: [(type: ObjectIdentifier, event: any Sendable)] = []
+        for handler in handlers.dropFirst()
+        where handler.eventType != firstType && !others.contains(where: { $0.type == handler.eventType }) {
+            others.append((handler.eventType, try handler.handler.decodeEvent(context.body, options: context.options)))
+        }
+        var errors: [String] = []
+        var called = 0
+        for handler in handlers where !handler.cancelled.isCancelled {
+            let event =
+                handler.eventType == firstType
+                ? firstEvent : (others.first { $0.type == handler.eventType }?.event ?? firstEvent)
+            called += 1
+            do {
+                try handler.handler.invoke(event, context: context)
+            } catch {
+                let message = errorMessage(error)
+                diagnostics.emit(.handlerFailed(context.channel, message: message))
+                errors.append(message)
+            }
+        }
+        return (errors, called)
+    }
+}

@@ -1,0 +1,108 @@
+extension Router {
+    /// Everything a router changes when something registers, unregisters or is
+    /// kept: the routing table, the middleware chain, the kept messages, the
+    /// features and the manifest's observers. Lives in one `Locked`, changed only
+    /// through ``Router/mutate(_:_:)``, which keeps what a change replaced alive
+    /// until after unlocking (see ``Leftovers``).
+    struct State: Sendable {
+        /// The routes: a persistent snapshot, replaced (O(log n)) on every change.
+        var table = RoutingTable()
+        /// The middleware chain, in registration order.
+        var chain = MiddlewareChain.empty
+        /// Messages kept for channels with no handler yet, and those queued behind their delivery.
+        var buffer = KeptMessages()
+        var features: [String: Feature] = [:]
+        var manifest = ManifestNotices()
+        private var nextID: UInt64 = 0
+
+        mutating func makeID() -> UInt64 {
+            nextID &+= 1
+            return nextID
+        }
+
+        func isLive(_ channel: Channel) -> Bool {
+            table.route(channel)?.isLive ?? false
+        }
+
+        /// Changes the route of `channel`, removing it when it holds nothing. A change of
+        /// whether the channel is live marks the manifest changed.
+        /// - Returns: the route before and after the change.
+        @discardableResult
+        mutating func updateRoute(_ channel: Channel, _ change: (inout Route.Parts) -> Void) -> (Route?, Route?) {
+            let old = table.route(channel)
+            var parts = old?.parts ?? Route.Parts()
+            change(&parts)
+            let route = Route(parts)
+            let new = route.isVacant ? nil : route
+            table.set(channel, new)
+            if (old?.isLive ?? false) != (new?.isLive ?? false) { manifest.changed() }
+            return (old, new)
+        }
+    }
+
+    /// What a change to the state replaced, kept until the router has unlocked.
+    ///
+    /// The routing table is persistent and the chain and observer lists are
+    /// copy-on-write: holding the values from before a change keeps every route,
+    /// handler, responder, middleware and observer that the change removed alive
+    /// until this is released, after unlocking. So the last release of anything a
+    /// user gave the router, and any `deinit` that calls back into it, happens
+    /// outside the lock, by construction. (Kept messages leave the state through
+    /// the return values of ``KeptMessages``'s methods, released by the caller.)
+    struct Leftovers: Sendable {
+        let table: RoutingTable
+        let chain: MiddlewareChain
+        let observers: [ManifestNotices.Observer]
+
+        init(_ state: State) {
+            table = state.table
+            chain = state.chain
+            observers = state.manifest.observers
+        }
+    }
+
+    /// Runs `body` under the lock, releases what it replaced after unlocking, then
+    /// tells manifest observers about any change it made.
+    ///
+    /// Static, on the state: tokens and timers hold the state weakly, not the router
+    /// (a weakly referenced object takes the slow path of every retain and release,
+    /// and the router is retained on every message).
+    static func mutate<R>(_ state: Locked<State>, _ body: (inout State) -> R) -> R {
+        let (result, mustNotify, leftovers) = state.withLock { state -> (R, Bool, Leftovers) in
+            let leftovers = Leftovers(state)
+            let result = body(&state)
+            return (result, state.manifest.startTelling(), leftovers)
+        }
+        withExtendedLifetime(leftovers) {}
+        if mustNotify { notifyManifestObservers(state) }
+        return result
+    }
+
+    func mutate<R>(_ body: (inout State) -> R) -> R {
+        Router.mutate(state, body)
+    }
+
+    /// Tells observers the manifest, outside the lock, until they have seen the current one.
+    ///
+    /// One thread at a time does this (``ManifestNotices/startTelling()``), so
+    /// observers see manifests in the order of the changes and the last one they
+    /// see is the current one. A change made meanwhile (by an observer, or another
+    /// thread) is told by the same loop; changes that come faster than observers
+    /// are told may be told together, as the manifest after the last of them.
+    static func notifyManifestObservers(_ state: Locked<State>) {
+        var told: Manifest?
+        while true {
+            let next = state.withLock { state -> (RoutingTable, [String: Feature], Manifest?)? in
+                guard state.manifest.takeChange(told: told) else { return nil }
+                return (state.table, state.features, state.manifest.lastTold)
+            }
+            guard let (table, features, last) = next else { return }
+            // Computed outside the lock: O(n log n) in the channels, never while a message waits.
+            let manifest = Manifest(table: table, features: features)
+            told = manifest
+            guard manifest != last else { continue }
+            let observers = state.withLock { $0.manifest.observers }
+            for entry in observers where !entry.cancelled.isCancelled { entry.observer(manifest) }
+        }
+    }
+}
