@@ -2,16 +2,17 @@
 // argument parsing and wiring only. The wire format lives in SwitchboardWire, the
 // handlers in SwitchboardCommerce.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Switchboard
 import SwitchboardCommerce
 import SwitchboardWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The version, the same as the newest release in CHANGELOG.md (a test checks).
 let version = "0.1.0"
@@ -151,7 +152,8 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             let text = try value()
             guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
                 throw UsageError(
-                    message: "--reply-deadline: expected a number of seconds above 0 and at most 86400, got \"\(text)\"")
+                    message: "--reply-deadline: expected a number of seconds above 0 and at most 86400, got \"\(text)\""
+                )
             }
             invocation.replyDeadline = .milliseconds(Int64((seconds * 1000).rounded(.up)))
         default:

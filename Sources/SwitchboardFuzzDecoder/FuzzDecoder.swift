@@ -24,9 +24,13 @@ import Switchboard
 /// ordinary executable whose `main` is `<module>_main`; it only says what this is.
 /// Under `--sanitize=fuzzer`, libFuzzer's own `main` runs instead.
 @_cdecl("SwitchboardFuzzDecoder_main")
-public func switchboardFuzzDecoderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+public func switchboardFuzzDecoderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
+    -> CInt
+{
     FileHandle.standardError.write(
-        Data("SwitchboardFuzzDecoder is a libFuzzer target; build and run it with .ci/fuzz (docs/reliability.md)\n".utf8))
+        Data(
+            "SwitchboardFuzzDecoder is a libFuzzer target; build and run it with .ci/fuzz (docs/reliability.md)\n".utf8)
+    )
     return 0
 }
 

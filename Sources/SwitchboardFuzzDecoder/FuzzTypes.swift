@@ -85,7 +85,9 @@ enum FuzzKind: String, Codable, Equatable {
 }
 
 enum FuzzLevel: Int, Codable, Equatable {
-    case low = 0, mid = 1, high = 2
+    case low = 0
+    case mid = 1
+    case high = 2
 }
 
 /// An enum with associated values (synthesized: `{"circle": {"radius": 1}}`, `{"square": {"_0": 2}}`).

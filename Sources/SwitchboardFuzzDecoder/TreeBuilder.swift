@@ -215,7 +215,8 @@ struct TreeBuilder {
     mutating func chain() -> Any {
         // Mostly around the depth limits people set (tens to hundreds), sometimes thousands.
         let selector = cursor.byte()
-        let depth = selector < 192 ? Int(selector) % 80 : selector < 248 ? Int(cursor.u16()) % 700 : Int(cursor.u16()) % 3_000
+        let depth =
+            selector < 192 ? Int(selector) % 80 : selector < 248 ? Int(cursor.u16()) % 700 : Int(cursor.u16()) % 3_000
         let style = cursor.byte()
         budget -= depth / 16
         var inner: Any = cursor.pick(TreeBuilder.strings)

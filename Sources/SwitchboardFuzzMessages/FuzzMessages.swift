@@ -23,7 +23,9 @@ public func switchboardFuzzMessagesMain(_ argc: CInt, _ argv: UnsafeMutablePoint
     -> CInt
 {
     FileHandle.standardError.write(
-        Data("SwitchboardFuzzMessages is a libFuzzer target; build and run it with .ci/fuzz (docs/reliability.md)\n".utf8))
+        Data(
+            "SwitchboardFuzzMessages is a libFuzzer target; build and run it with .ci/fuzz (docs/reliability.md)\n".utf8
+        ))
     return 0
 }
 

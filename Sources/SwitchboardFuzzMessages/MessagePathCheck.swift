@@ -79,7 +79,8 @@ struct MessagePathCheck {
     /// The input through the CLI's pipeline and the `cli` router, as it is now.
     func routeThroughCLIPath(readsAhead: Bool) -> ([WireOutcome], WireSummary) {
         var session = WireSession(
-            router: MessagePathCheck.cli.router, options: WireSession.Options(maxLineBytes: MessagePathCheck.maxLineBytes))
+            router: MessagePathCheck.cli.router,
+            options: WireSession.Options(maxLineBytes: MessagePathCheck.maxLineBytes))
         var collector = WireOutcomeCollector()
         do {
             try WirePipeline(readsAhead: readsAhead).run([.bytes(input)], session: &session, into: &collector)
@@ -94,7 +95,9 @@ struct MessagePathCheck {
             fuzzFail("the summary counts \(summary.total) messages for \(outcomes.count) outcomes")
         }
         for kind in WireOutcomeKind.allCases where summary[kind] != outcomes.count(where: { $0.kind == kind }) {
-            fuzzFail("the summary counts \(summary[kind]) \(kind), the outcomes hold \(outcomes.count(where: { $0.kind == kind }))")
+            fuzzFail(
+                "the summary counts \(summary[kind]) \(kind), the outcomes hold \(outcomes.count(where: { $0.kind == kind }))"
+            )
         }
     }
 }

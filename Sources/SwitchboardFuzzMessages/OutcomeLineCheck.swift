@@ -18,7 +18,9 @@ enum OutcomeLineCheck {
         guard lines.last?.isEmpty == true else { fuzzFail("the outcome lines do not end with a newline") }
         lines.removeLast()
         guard lines.count == outcomes.count else {
-            fuzzFail("\(outcomes.count) outcomes were written as \(lines.count) lines: \(String(decoding: text, as: UTF8.self))")
+            fuzzFail(
+                "\(outcomes.count) outcomes were written as \(lines.count) lines: \(String(decoding: text, as: UTF8.self))"
+            )
         }
         for (outcome, line) in zip(outcomes, lines) {
             check(outcome, line: Array(line))
@@ -29,7 +31,8 @@ enum OutcomeLineCheck {
         func fail(_ problem: String) -> Never { fuzzFail("outcome line: \(problem)", line: line) }
         if line.contains(where: { $0 < 0x20 }) { fail("a raw control character") }
         // U+2028 and U+2029 are escaped, so the line can be pasted into JavaScript.
-        for index in line.indices.dropLast(2) where line[index] == 0xE2 && line[index + 1] == 0x80
+        for index in line.indices.dropLast(2)
+        where line[index] == 0xE2 && line[index + 1] == 0x80
             && (line[index + 2] == 0xA8 || line[index + 2] == 0xA9)
         {
             fail("a raw U+2028 or U+2029")
@@ -42,8 +45,9 @@ enum OutcomeLineCheck {
         }
         guard case .object(let members) = value else { fail("not an object") }
         // Foundation refuses a number beyond Double's range, and a number id is echoed as given (`"id":1e400`).
-        guard (try? JSONSerialization.jsonObject(with: Data(line))) is [String: Any]
-            || ReaderAgreement.containsNumberBeyondDouble(value)
+        guard
+            (try? JSONSerialization.jsonObject(with: Data(line))) is [String: Any]
+                || ReaderAgreement.containsNumberBeyondDouble(value)
         else {
             fail("JSONSerialization does not read it as an object")
         }
@@ -75,7 +79,8 @@ enum OutcomeLineCheck {
             if members["id"] != nil { fail("an id the message did not have") }
         }
         if let name = outcome.name {
-            guard case .string(let written)? = members["name"], written.unicodeScalars.elementsEqual(name.unicodeScalars)
+            guard case .string(let written)? = members["name"],
+                written.unicodeScalars.elementsEqual(name.unicodeScalars)
             else { fail("name is not \(name.debugDescription)") }
         } else if members["name"] != nil {
             fail("a name the message did not have")
@@ -95,7 +100,9 @@ enum OutcomeLineCheck {
             else { fail("error has no message") }
             let path = fields["path"]
             if outcome.kind == .invalid {
-                guard case .string(let text)? = path, text.hasPrefix("body") else { fail("invalid without a body path") }
+                guard case .string(let text)? = path, text.hasPrefix("body") else {
+                    fail("invalid without a body path")
+                }
             } else if path != nil {
                 fail("a path for \(outcome.kind)")
             }

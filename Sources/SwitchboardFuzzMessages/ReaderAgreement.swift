@@ -68,7 +68,9 @@ struct ReaderAgreement {
             do {
                 converted = try JSONValue(foundation: foundation, maxDepth: 1_000_000)
             } catch {
-                fuzzFail("JSONReader read \(value); JSONSerialization's tree \(foundation) does not convert: \(error)", line: bytes)
+                fuzzFail(
+                    "JSONReader read \(value); JSONSerialization's tree \(foundation) does not convert: \(error)",
+                    line: bytes)
             }
             if !ReaderAgreement.same(value, converted, exact: false) {
                 fuzzFail("JSONReader read \(value), JSONSerialization \(converted)", line: bytes)
@@ -120,13 +122,16 @@ struct ReaderAgreement {
             return x.count == y.count && zip(x, y).allSatisfy { same($0, $1, exact: exact) }
         case (.object(let x), .object(let y)):
             guard x.count == y.count else { return false }
-            let others = Dictionary(y.map { (scalars($0.key, exact: exact), $0.value) }, uniquingKeysWith: { a, _ in a })
+            let others = Dictionary(
+                y.map { (scalars($0.key, exact: exact), $0.value) }, uniquingKeysWith: { a, _ in a })
             let mine = Set(x.keys.map { scalars($0, exact: exact) })
             // Keys that differ only by a leading U+FEFF (`"\ufeffa"` and `"a"`) collide once
             // it is dropped; which value Foundation kept for them is not compared.
             if others.count != y.count || mine.count != x.count { return mine == Set(others.keys) }
             for (key, value) in x {
-                guard let other = others[scalars(key, exact: exact)], same(value, other, exact: exact) else { return false }
+                guard let other = others[scalars(key, exact: exact)], same(value, other, exact: exact) else {
+                    return false
+                }
             }
             return true
         default: return false
@@ -143,7 +148,8 @@ struct ReaderAgreement {
     static func sameNumber(_ x: String, _ y: String, exact: Bool) -> Bool {
         if x == y { return true }
         // Decimal keeps 38 digits; beyond about 34 it may round both to the same value.
-        if significantDigits(x) <= 34, significantDigits(y) <= 34, let a = Decimal(string: x), let b = Decimal(string: y),
+        if significantDigits(x) <= 34, significantDigits(y) <= 34, let a = Decimal(string: x),
+            let b = Decimal(string: y),
             !a.isNaN, !b.isNaN, a == b
         {
             return true

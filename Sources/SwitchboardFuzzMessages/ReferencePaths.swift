@@ -15,7 +15,8 @@ struct ReferencePaths {
     mutating func compare(line: NaiveLines.Line, outcome: WireOutcome, input: [UInt8]) {
         if line.count > MessagePathCheck.maxLineBytes {
             let expected = WireMalformed.oversized(byteCount: line.count, limit: MessagePathCheck.maxLineBytes)
-            if outcome.kind != .malformed || outcome.error != WireError(message: expected.message) || outcome.name != nil
+            if outcome.kind != .malformed || outcome.error != WireError(message: expected.message)
+                || outcome.name != nil
                 || outcome.id != nil
             {
                 fuzzFail("a line of \(line.count) bytes gave \(outcome.jsonLine)")
@@ -69,7 +70,8 @@ struct ReferencePaths {
             return
         }
         let body = MessageBody(object["body"])
-        let expected = route(message.message, on: MessagePathCheck.foundation.router, line: line) { router, _, handler in
+        let expected = route(message.message, on: MessagePathCheck.foundation.router, line: line) {
+            router, _, handler in
             router.receive(name: name, body: body, id: message.id?.text, replyHandler: handler)
         }
         if expected.kind != outcome.kind {
@@ -120,7 +122,8 @@ struct ReferencePaths {
         }
         // Exactly one resolution by now, and one consistent with the outcome.
         guard resolved.count == 1, let result = resolved.first else {
-            fuzzFail("\(message.channel): outcome \(routed), reply handler resolved \(resolved.count) times", line: line)
+            fuzzFail(
+                "\(message.channel): outcome \(routed), reply handler resolved \(resolved.count) times", line: line)
         }
         switch (routed, result) {
         case (.replied(let value), .success(let reply)):
@@ -170,7 +173,9 @@ struct ReferencePaths {
     func finish() {
         for (line, results) in resolutions {
             let count = results.withLock { $0.count }
-            if count != 1 { fuzzFail("a reply handler was resolved \(count) times by the end of the input", line: line) }
+            if count != 1 {
+                fuzzFail("a reply handler was resolved \(count) times by the end of the input", line: line)
+            }
         }
     }
 }

@@ -20,108 +20,108 @@
 import Switchboard
 
 #if canImport(WebKit)
-import Foundation
-import WebKit
+    import Foundation
+    import WebKit
 
-extension RouterBridge {
-    /// Creates a bridge that keeps `userContentController`'s script message
-    /// handlers in step with `router` and publishes the manifest as a user script.
-    ///
-    /// ```swift
-    /// let configuration = WKWebViewConfiguration()
-    /// let bridge = RouterBridge(router: router, userContentController: configuration.userContentController)
-    /// let webView = WKWebView(frame: .zero, configuration: configuration)
-    /// ```
-    /// Keep the bridge for as long as the page should reach the router; release
-    /// it (or call ``RouterBridge/stop()``) to remove the handlers and the script.
-    ///
-    /// One bridge drives a content controller's world at a time: a second bridge on
-    /// the same controller and world takes over (the first stops and removes its
-    /// handlers before the second adds its own), so WebKit never sees a handler name
-    /// twice. Names of handlers the app adds to the controller itself go in
-    /// `reservedNames`: the bridge never adds them (see ``RouterBridge/conflictingNames``).
-    /// - Parameters:
-    ///   - router: the router the page's messages go to.
-    ///   - userContentController: the web view configuration's content controller (held weakly).
-    ///   - webView: when given (held weakly), each manifest change is also applied to the loaded page at once.
-    ///   - contentWorld: the world the handlers and the script live in; `.page` by default.
-    ///   - alsoRegistering: channels to register even before they have a handler.
-    ///   - reservedNames: names of script message handlers the app adds to this controller itself.
-    ///   - globalName: the property of `window` that holds the published manifest.
-    public convenience init(
-        router: Router,
-        userContentController: WKUserContentController,
-        webView: WKWebView? = nil,
-        contentWorld: WKContentWorld = .page,
-        alsoRegistering: [Channel] = [],
-        reservedNames: Set<String> = [],
-        globalName: String = "switchboard"
-    ) {
-        let registry = ContentControllerRegistry(
-            controller: userContentController, webView: webView, world: contentWorld)
-        self.init(
-            router: router, registry: registry, alsoRegistering: alsoRegistering,
-            reservedNames: reservedNames, globalName: globalName)
-        registry.proxy.bridge = self
-    }
-}
-
-/// The `WKUserContentController` side of a ``RouterBridge``.
-@MainActor
-final class ContentControllerRegistry: ScriptMessageHandlerRegistry {
-    private weak var controller: WKUserContentController?
-    private weak var webView: WKWebView?
-    private let world: WKContentWorld
-    private var script: WKUserScript?
-    let proxy = ScriptMessageProxy()
-    let handlerScope: HandlerScope?
-
-    init(controller: WKUserContentController, webView: WKWebView?, world: WKContentWorld) {
-        self.controller = controller
-        self.webView = webView
-        self.world = world
-        handlerScope = HandlerScope(controller: controller, world: world)
-    }
-
-    func addHandler(named name: String) {
-        controller?.addScriptMessageHandler(proxy, contentWorld: world, name: name)
-    }
-
-    func removeHandler(named name: String) {
-        controller?.removeScriptMessageHandler(forName: name, contentWorld: world)
-    }
-
-    func setUserScript(source: String?) {
-        guard let controller else { return }
-        // WebKit removes user scripts only all at once: keep everyone else's.
-        let others = controller.userScripts.filter { $0 !== script }
-        controller.removeAllUserScripts()
-        for other in others { controller.addUserScript(other) }
-        script = nil
-        guard let source else { return }
-        let userScript = WKUserScript(
-            source: source, injectionTime: .atDocumentStart, forMainFrameOnly: false, in: world)
-        controller.addUserScript(userScript)
-        script = userScript
-        webView?.evaluateJavaScript(source, in: nil, in: world, completionHandler: nil)
-    }
-}
-
-/// The handler object the content controller retains; it holds the bridge weakly.
-@MainActor
-final class ScriptMessageProxy: NSObject, WKScriptMessageHandlerWithReply {
-    weak var bridge: RouterBridge?
-
-    func userContentController(
-        _ userContentController: WKUserContentController,
-        didReceive message: WKScriptMessage,
-        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
-    ) {
-        guard let bridge else {
-            replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
-            return
+    extension RouterBridge {
+        /// Creates a bridge that keeps `userContentController`'s script message
+        /// handlers in step with `router` and publishes the manifest as a user script.
+        ///
+        /// ```swift
+        /// let configuration = WKWebViewConfiguration()
+        /// let bridge = RouterBridge(router: router, userContentController: configuration.userContentController)
+        /// let webView = WKWebView(frame: .zero, configuration: configuration)
+        /// ```
+        /// Keep the bridge for as long as the page should reach the router; release
+        /// it (or call ``RouterBridge/stop()``) to remove the handlers and the script.
+        ///
+        /// One bridge drives a content controller's world at a time: a second bridge on
+        /// the same controller and world takes over (the first stops and removes its
+        /// handlers before the second adds its own), so WebKit never sees a handler name
+        /// twice. Names of handlers the app adds to the controller itself go in
+        /// `reservedNames`: the bridge never adds them (see ``RouterBridge/conflictingNames``).
+        /// - Parameters:
+        ///   - router: the router the page's messages go to.
+        ///   - userContentController: the web view configuration's content controller (held weakly).
+        ///   - webView: when given (held weakly), each manifest change is also applied to the loaded page at once.
+        ///   - contentWorld: the world the handlers and the script live in; `.page` by default.
+        ///   - alsoRegistering: channels to register even before they have a handler.
+        ///   - reservedNames: names of script message handlers the app adds to this controller itself.
+        ///   - globalName: the property of `window` that holds the published manifest.
+        public convenience init(
+            router: Router,
+            userContentController: WKUserContentController,
+            webView: WKWebView? = nil,
+            contentWorld: WKContentWorld = .page,
+            alsoRegistering: [Channel] = [],
+            reservedNames: Set<String> = [],
+            globalName: String = "switchboard"
+        ) {
+            let registry = ContentControllerRegistry(
+                controller: userContentController, webView: webView, world: contentWorld)
+            self.init(
+                router: router, registry: registry, alsoRegistering: alsoRegistering,
+                reservedNames: reservedNames, globalName: globalName)
+            registry.proxy.bridge = self
         }
-        bridge.handle(name: message.name, body: message.body, replyHandler: replyHandler)
     }
-}
+
+    /// The `WKUserContentController` side of a ``RouterBridge``.
+    @MainActor
+    final class ContentControllerRegistry: ScriptMessageHandlerRegistry {
+        private weak var controller: WKUserContentController?
+        private weak var webView: WKWebView?
+        private let world: WKContentWorld
+        private var script: WKUserScript?
+        let proxy = ScriptMessageProxy()
+        let handlerScope: HandlerScope?
+
+        init(controller: WKUserContentController, webView: WKWebView?, world: WKContentWorld) {
+            self.controller = controller
+            self.webView = webView
+            self.world = world
+            handlerScope = HandlerScope(controller: controller, world: world)
+        }
+
+        func addHandler(named name: String) {
+            controller?.addScriptMessageHandler(proxy, contentWorld: world, name: name)
+        }
+
+        func removeHandler(named name: String) {
+            controller?.removeScriptMessageHandler(forName: name, contentWorld: world)
+        }
+
+        func setUserScript(source: String?) {
+            guard let controller else { return }
+            // WebKit removes user scripts only all at once: keep everyone else's.
+            let others = controller.userScripts.filter { $0 !== script }
+            controller.removeAllUserScripts()
+            for other in others { controller.addUserScript(other) }
+            script = nil
+            guard let source else { return }
+            let userScript = WKUserScript(
+                source: source, injectionTime: .atDocumentStart, forMainFrameOnly: false, in: world)
+            controller.addUserScript(userScript)
+            script = userScript
+            webView?.evaluateJavaScript(source, in: nil, in: world, completionHandler: nil)
+        }
+    }
+
+    /// The handler object the content controller retains; it holds the bridge weakly.
+    @MainActor
+    final class ScriptMessageProxy: NSObject, WKScriptMessageHandlerWithReply {
+        weak var bridge: RouterBridge?
+
+        func userContentController(
+            _ userContentController: WKUserContentController,
+            didReceive message: WKScriptMessage,
+            replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+        ) {
+            guard let bridge else {
+                replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
+                return
+            }
+            bridge.handle(name: message.name, body: message.body, replyHandler: replyHandler)
+        }
+    }
 #endif

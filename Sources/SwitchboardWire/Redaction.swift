@@ -21,7 +21,8 @@ public enum Redaction {
         case let object as [String: Any]:
             var copy: [String: Any] = [:]
             for (key, element) in object {
-                copy[key] = keys.contains(key.lowercased()) ? placeholder : jsonSafe(element, redacting: keys, depth: depth + 1)
+                copy[key] =
+                    keys.contains(key.lowercased()) ? placeholder : jsonSafe(element, redacting: keys, depth: depth + 1)
             }
             return copy
         case let array as [Any]:

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Switchboard
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where the wire format's input bytes come from: a file descriptor (stdin, a
 /// file) or bytes in memory (tests, fixture replay).
@@ -43,11 +44,11 @@ package struct FileDescriptorSource: WireByteSource {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             #if canImport(Darwin)
-            let count = Darwin.read(descriptor, base, buffer.count)
+                let count = Darwin.read(descriptor, base, buffer.count)
             #elseif canImport(Glibc)
-            let count = Glibc.read(descriptor, base, buffer.count)
+                let count = Glibc.read(descriptor, base, buffer.count)
             #else
-            let count = Musl.read(descriptor, base, buffer.count)
+                let count = Musl.read(descriptor, base, buffer.count)
             #endif
             if count >= 0 { return count }
             let code = errno

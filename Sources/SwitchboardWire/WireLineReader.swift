@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Switchboard
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One physical line of NDJSON input, as ``WireLineReader`` hands it out.
 package enum WireLine {
@@ -165,7 +166,8 @@ package struct WireLineReader {
             if end - start > maxLineBytes {
                 try emit(.oversized(byteCount: end - start))
             } else if let base = buffer.baseAddress {
-                let line = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: end - start)
+                let line = UnsafeBufferPointer(
+                    start: (base + start).assumingMemoryBound(to: UInt8.self), count: end - start)
                 try emit(.bytes(line))
             }
         }

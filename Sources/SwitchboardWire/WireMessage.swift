@@ -81,7 +81,8 @@ public struct WireMessage: Sendable, Hashable {
         case let other?: idProblem = "\"id\" must be a string or a number, found \(other.kindName)"
         }
         guard let name else {
-            let problem = nameValue.map { "\"name\" must be a string, found \($0.kindName)" }
+            let problem =
+                nameValue.map { "\"name\" must be a string, found \($0.kindName)" }
                 ?? "a message needs a \"name\" (the channel)"
             return .failure(WireMalformed(message: problem, id: id))
         }
@@ -97,7 +98,6 @@ public struct WireMessage: Sendable, Hashable {
         return .success(WireMessage(channel: channel, body: members["body"], id: id))
     }
 }
-
 
 /// A line (or `.json` element) that is not a message: not JSON, not UTF-8, not
 /// an object, no string `name`, an invalid channel name, a bad `id`, too long.
@@ -121,7 +121,8 @@ public struct WireMalformed: Error, Sendable, Hashable, CustomStringConvertible 
         if case .invalidUTF8 = readError.kind {
             let text = readError.description
             let prefix = "invalid UTF-8: "
-            self.init(message: "not valid UTF-8: " + (text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text))
+            self.init(
+                message: "not valid UTF-8: " + (text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text))
         } else {
             self.init(message: "not valid JSON: \(readError)")
         }

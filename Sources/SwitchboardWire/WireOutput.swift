@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Switchboard
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Receives the outcome lines of a wire session, in input order.
 ///
@@ -98,11 +99,11 @@ public struct NDJSONOutput: WireOutcomeSink, Sendable {
             while offset < bytes.count {
                 guard let base = bytes.baseAddress else { return nil }
                 #if canImport(Darwin)
-                let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
+                    let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
                 #elseif canImport(Glibc)
-                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+                    let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
                 #else
-                let written = Musl.write(descriptor, base + offset, bytes.count - offset)
+                    let written = Musl.write(descriptor, base + offset, bytes.count - offset)
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }

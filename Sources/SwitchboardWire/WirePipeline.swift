@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Switchboard
 import Dispatch
 import Foundation
+import Switchboard
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs wire inputs through a ``WireSession`` into a ``WireOutcomeSink``: the
 /// whole of what the `switchboard` CLI does between parsing its arguments and
@@ -111,7 +112,8 @@ public struct WirePipeline: Sendable {
             let interval = progressInterval
             do {
                 // Before a read that would wait for input, the outcomes so far go out (docs/cli.md).
-                try reader.forEachLine(in: &source, beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
+                let flush = { () throws(WireIOError) in try sink.flush() }
+                try reader.forEachLine(in: &source, beforeWaiting: flush) {
                     (number, line) throws(WireIOError) in
                     let outcome: WireOutcome?
                     switch line {
@@ -137,14 +139,16 @@ public struct WirePipeline: Sendable {
             case .some(let bytes):
                 document = bytes
             case .none:
-                try sink.emit(session.malformed(.documentTooLarge(limit: maxDocumentBytes), line: 1, source: input.source))
+                try sink.emit(
+                    session.malformed(.documentTooLarge(limit: maxDocumentBytes), line: 1, source: input.source))
                 return
             }
             let value: JSONValue
             do {
                 value = try session.options.reader.read(WireLineReader.strippingBOM(document))
             } catch {
-                try sink.emit(session.malformed(WireMalformed(readError: error), line: error.line, source: input.source))
+                try sink.emit(
+                    session.malformed(WireMalformed(readError: error), line: error.line, source: input.source))
                 return
             }
             switch value {

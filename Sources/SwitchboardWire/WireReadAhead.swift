@@ -61,17 +61,16 @@ package final class WireReadAhead: Sendable {
         do {
             // Before a read that would wait (a writer waiting for its outcomes), hand over the
             // lines read so far, however few, and say so: the processing side then flushes.
-            try WireLineReader(maxLineBytes: maxLineBytes).forEachLine(
-                in: &source,
-                beforeWaiting: { () throws(Cancelled) in
-                    guard send(batch, bytes: batchCost, readerWaiting: true) else { throw Cancelled() }
-                    if !batch.isEmpty {
-                        batch = []
-                        batchCost = 0
-                        batch.reserveCapacity(WireReadAhead.batchSize)
-                    }
+            let handOver = { () throws(Cancelled) in
+                guard self.send(batch, bytes: batchCost, readerWaiting: true) else { throw Cancelled() }
+                if !batch.isEmpty {
+                    batch = []
+                    batchCost = 0
+                    batch.reserveCapacity(WireReadAhead.batchSize)
                 }
-            ) { (number, line) throws(Cancelled) in
+            }
+            try WireLineReader(maxLineBytes: maxLineBytes).forEachLine(in: &source, beforeWaiting: handOver) {
+                (number, line) throws(Cancelled) in
                 let prepared: WireSession.PreparedLine
                 switch line {
                 case .bytes(let bytes):

@@ -25,7 +25,8 @@ public struct WireSession: Sendable {
         public var reader: JSONReader
 
         /// Creates options.
-        public init(maxLineBytes: Int = 1 << 20, replyGrace: Duration = .seconds(1), reader: JSONReader = JSONReader()) {
+        public init(maxLineBytes: Int = 1 << 20, replyGrace: Duration = .seconds(1), reader: JSONReader = JSONReader())
+        {
             self.maxLineBytes = maxLineBytes
             self.replyGrace = replyGrace
             self.reader = reader
@@ -62,7 +63,8 @@ public struct WireSession: Sendable {
     public mutating func process(line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome? {
         if WireSession.isBlank(line) { return nil }
         if line.count > options.maxLineBytes {
-            return malformed(.oversized(byteCount: line.count, limit: options.maxLineBytes), line: number, source: source)
+            return malformed(
+                .oversized(byteCount: line.count, limit: options.maxLineBytes), line: number, source: source)
         }
         // Fast path: the strict tape reader, and the body decoded straight from it.
         // Anything it does not take (malformed lines, odd names or ids) goes the
@@ -129,7 +131,8 @@ public struct WireSession: Sendable {
     }
 
     /// A line the tape path did not take, read with `JSONReader`, which says what is wrong.
-    private mutating func processSlowly(_ line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome {
+    private mutating func processSlowly(_ line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome
+    {
         switch WireMessage.parse(line, reader: options.reader) {
         case .success(let message): return process(message, line: number, source: source)
         case .failure(let problem): return malformed(problem, line: number, source: source)

@@ -48,10 +48,12 @@ package struct WireTapeMessage: Sendable {
                 return nil
             }
             switch text.count {
-            case 4 where text[0] == UInt8(ascii: "n") && text[1] == UInt8(ascii: "a") && text[2] == UInt8(ascii: "m")
+            case 4
+            where text[0] == UInt8(ascii: "n") && text[1] == UInt8(ascii: "a") && text[2] == UInt8(ascii: "m")
                 && text[3] == UInt8(ascii: "e"):
                 name = key + 1
-            case 4 where text[0] == UInt8(ascii: "b") && text[1] == UInt8(ascii: "o") && text[2] == UInt8(ascii: "d")
+            case 4
+            where text[0] == UInt8(ascii: "b") && text[1] == UInt8(ascii: "o") && text[2] == UInt8(ascii: "d")
                 && text[3] == UInt8(ascii: "y"):
                 body = key + 1
             case 2 where text[0] == UInt8(ascii: "i") && text[1] == UInt8(ascii: "d"):
@@ -77,7 +79,8 @@ package struct WireTapeMessage: Sendable {
         let tape = scanned.tape
         let name = scanned.name
         let channel: Channel
-        if tape.entries[name].flags & JSONTape.Flags.escaped == 0, let cached = channels.channel(named: tape.text(name)) {
+        if tape.entries[name].flags & JSONTape.Flags.escaped == 0, let cached = channels.channel(named: tape.text(name))
+        {
             channel = cached
         } else {
             guard let validated = try? Channel(validating: tape.string(name)) else { return nil }

@@ -93,7 +93,8 @@ enum HandWritten {
             let quantity = int(body["quantity"]),
             let attributes = body["attributes"] as? [String: String]
         else { return nil }
-        return AddCartLine(merchandiseId: merchandiseId, productId: productId, quantity: quantity, attributes: attributes)
+        return AddCartLine(
+            merchandiseId: merchandiseId, productId: productId, quantity: quantity, attributes: attributes)
     }
 
     static func removeCartLine(_ body: Any) -> RemoveCartLine? {

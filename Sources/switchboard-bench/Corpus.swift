@@ -194,8 +194,10 @@ struct CorpusGenerator {
             header(channel, index: index)
             writer.key("body")
             writer.beginObject()
-            writer.key("path"); writer.write("/products/" + hex(6))
-            writer.key("ts"); writer.write(1_733_000_000_000 + index * 37)
+            writer.key("path")
+            writer.write("/products/" + hex(6))
+            writer.key("ts")
+            writer.write(1_733_000_000_000 + index * 37)
             writer.endObject()
             kind = .unknownChannel
         default:
@@ -260,23 +262,30 @@ struct CorpusGenerator {
         }
         writer.beginObject()
         if remove {
-            writer.key("lineId"); writer.write("gid://shopify/CartLine/\(lineId)")
+            writer.key("lineId")
+            writer.write("gid://shopify/CartLine/\(lineId)")
         }
         if flaw != 0 {
-            writer.key("merchandiseId"); writer.write(variantID)
+            writer.key("merchandiseId")
+            writer.write(variantID)
         }
-        writer.key("productId"); writer.write(productID)
+        writer.key("productId")
+        writer.write(productID)
         writer.key("quantity")
         if flaw == 1 { writer.write("\(random.int(1...3))") } else { writer.write(random.int(1...3)) }
         writer.key("attributes")
         writer.beginObject()
         writer.key("__lion_sfp_id")
         if flaw == 2 { writer.write(random.int(1000...9999)) } else { writer.write(CorpusGenerator.rewardIDs[reward]) }
-        writer.key("_lion_reward_name"); writer.write(CorpusGenerator.rewardNames[reward])
-        writer.key("_lion_reward_id"); writer.write("rwd_\(31_400 + reward)")
-        writer.key("_lion_customer_id"); writer.write("cus_7Qk2vRz9Lm")
+        writer.key("_lion_reward_name")
+        writer.write(CorpusGenerator.rewardNames[reward])
+        writer.key("_lion_reward_id")
+        writer.write("rwd_\(31_400 + reward)")
+        writer.key("_lion_customer_id")
+        writer.write("cus_7Qk2vRz9Lm")
         if reward == 2 {
-            writer.key("_campaign"); writer.write(CorpusGenerator.campaigns[product % 3])
+            writer.key("_campaign")
+            writer.write(CorpusGenerator.campaigns[product % 3])
         }
         writer.endObject()
         writer.endObject()
@@ -303,34 +312,47 @@ struct CorpusGenerator {
         writer.key("offer")
         writer.beginObject()
         if flaw != 0 {
-            writer.key("offerId"); writer.write("sku-\(offer)")
+            writer.key("offerId")
+            writer.write("sku-\(offer)")
         }
-        writer.key("groupId"); writer.write("group-\(offer % 3)")
-        writer.key("name"); writer.write(words(2...4))
+        writer.key("groupId")
+        writer.write("group-\(offer % 3)")
+        writer.key("name")
+        writer.write(words(2...4))
         if random.chance(0.7) {
-            writer.key("description"); writer.write(words(6...14))
+            writer.key("description")
+            writer.write(words(6...14))
         }
-        writer.key("url"); writer.write("https://shop.example.com/products/sku-\(offer)?utm_source=inappstory")
-        writer.key("coverUrl"); writer.write("https://cdn.example.com/images/products/sku-\(offer)/cover-1080.jpg")
+        writer.key("url")
+        writer.write("https://shop.example.com/products/sku-\(offer)?utm_source=inappstory")
+        writer.key("coverUrl")
+        writer.write("https://cdn.example.com/images/products/sku-\(offer)/cover-1080.jpg")
         writer.key("imageUrls")
         writer.beginArray()
         for image in 0..<random.int(0...3) {
             writer.write("https://cdn.example.com/images/products/sku-\(offer)/\(image)-1080.jpg")
         }
         writer.endArray()
-        writer.key("currency"); writer.write("EUR")
+        writer.key("currency")
+        writer.write("EUR")
         let price = "\(offer * 7).\(offer % 2 == 0 ? "50" : "99")"
-        writer.key("price"); writer.write(price)
+        writer.key("price")
+        writer.write(price)
         if random.chance(0.4) {
-            writer.key("oldPrice"); writer.write("\(offer * 9).00")
+            writer.key("oldPrice")
+            writer.write("\(offer * 9).00")
         }
         if random.chance(0.3) {
-            writer.key("adult"); writer.write(false)
+            writer.key("adult")
+            writer.write(false)
         }
-        writer.key("availability"); writer.write(random.int(0...1) == 0 ? 1 : 2)
+        writer.key("availability")
+        writer.write(random.int(0...1) == 0 ? 1 : 2)
         if random.chance(0.5) {
-            writer.key("size"); writer.write(random.pick(CorpusGenerator.sizes))
-            writer.key("color"); writer.write(random.pick(CorpusGenerator.colors))
+            writer.key("size")
+            writer.write(random.pick(CorpusGenerator.sizes))
+            writer.key("color")
+            writer.write(random.pick(CorpusGenerator.colors))
         }
         writer.key("quantity")
         if flaw == 1 {
@@ -352,28 +374,35 @@ struct CorpusGenerator {
         writer.beginObject()
         writer.key("id")
         writer.beginObject()
-        writer.key("productId"); writer.write("P-\(product)")
+        writer.key("productId")
+        writer.write("P-\(product)")
         if product % 4 != 0 {
-            writer.key("listingId"); writer.write("L-\(product)-1")
+            writer.key("listingId")
+            writer.write("L-\(product)-1")
         }
         if random.chance(0.6) {
-            writer.key("variantId"); writer.write("V-\(product)-\(random.chance(0.5) ? "M" : "L")")
+            writer.key("variantId")
+            writer.write("V-\(product)-\(random.chance(0.5) ? "M" : "L")")
         }
         writer.endObject()
         writer.key("isWishlisted")
         if flaw == 0 { writer.write(1) } else { writer.write(random.chance(0.4)) }
         if flaw == 1 {
-            writer.key("title"); writer.write(random.int(1...99))
+            writer.key("title")
+            writer.write(random.int(1...99))
         } else {
-            writer.key("title"); writer.write(words(3...6))
+            writer.key("title")
+            writer.write(words(3...6))
         }
         if random.chance(0.8) {
-            writer.key("price"); writer.write(price())
+            writer.key("price")
+            writer.write(price())
         }
         if random.chance(0.8) {
             writer.key("customData")
             writer.beginObject()
-            writer.key("isPersonalisable"); writer.write(random.chance(0.3))
+            writer.key("isPersonalisable")
+            writer.write(random.chance(0.3))
             writer.key("tags")
             writer.beginArray()
             for _ in 0..<random.int(0...3) { writer.write(random.pick(CorpusGenerator.words)) }
@@ -381,13 +410,18 @@ struct CorpusGenerator {
             if random.chance(0.3) {
                 writer.key("engraving")
                 writer.beginObject()
-                writer.key("text"); writer.write(words(1...3))
-                writer.key("maxLength"); writer.write(24)
+                writer.key("text")
+                writer.write(words(1...3))
+                writer.key("maxLength")
+                writer.write(24)
                 writer.endObject()
             }
-            writer.key("score"); writer.write(JSONNumber(unchecked: "0.\(random.int(10...99))"))
-            writer.key("source"); writer.write(random.pick(CorpusGenerator.sources))
-            writer.key("listName"); writer.write("Default wishlist")
+            writer.key("score")
+            writer.write(JSONNumber(unchecked: "0.\(random.int(10...99))"))
+            writer.key("source")
+            writer.write(random.pick(CorpusGenerator.sources))
+            writer.key("listName")
+            writer.write("Default wishlist")
             writer.endObject()
         }
         writer.endObject()

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Section 6: a driver that writes one message over a pipe and waits for its outcome
@@ -77,12 +77,16 @@ struct DriverSection {
 
     func run(into report: inout Report, cli: String) {
         let name = "6 waiting driver"
-        for (label, arguments) in [("switchboard", [cli, "--quiet"]), ("switchboard --no-read-ahead", [cli, "--quiet", "--no-read-ahead"])] {
+        for (label, arguments) in [
+            ("switchboard", [cli, "--quiet"]), ("switchboard --no-read-ahead", [cli, "--quiet", "--no-read-ahead"]),
+        ] {
             log("driver: \(rounds) round trips through \(label)")
             do {
                 let samples = try roundTrips(arguments).sorted()
                 let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
-                report.add(name, "\(label), round trip per message, median (\(rounds) rounds)", Format.microseconds(median(samples)))
+                report.add(
+                    name, "\(label), round trip per message, median (\(rounds) rounds)",
+                    Format.microseconds(median(samples)))
                 report.add(name, "\(label), round trip per message, 99th percentile", Format.microseconds(p99))
             } catch {
                 report.note("Waiting driver, \(label): \(error).")

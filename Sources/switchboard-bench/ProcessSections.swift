@@ -63,14 +63,18 @@ struct ProcessSections {
                 let output = "\(options.workDirectory)/check-output.ndjson"
                 let errors = "\(options.workDirectory)/check-errors.txt"
                 do {
-                    let run = try Processes.run(peer.arguments, input: .file(corpusPath), outputPath: output, errorPath: errors)
-                    let needles = ["\"outcome\":\"handled\"", "\"outcome\":\"replied\"", "\"outcome\":\"invalid\"",
-                                   "\"outcome\":\"failed\"", "\"outcome\":\"unhandled\"", "\"outcome\":\"malformed\""]
+                    let run = try Processes.run(
+                        peer.arguments, input: .file(corpusPath), outputPath: output, errorPath: errors)
+                    let needles = [
+                        "\"outcome\":\"handled\"", "\"outcome\":\"replied\"", "\"outcome\":\"invalid\"",
+                        "\"outcome\":\"failed\"", "\"outcome\":\"unhandled\"", "\"outcome\":\"malformed\"",
+                    ]
                     let (lines, matches) = Processes.countLines(of: output, containing: needles)
                     guard lines == count, run.status <= 1 else {
                         let stderr = (try? String(contentsOfFile: errors, encoding: .utf8))?.prefix(400) ?? ""
                         report.note(
-                            "\(peer.name) skipped: wrote \(lines) lines for \(count) messages, exit \(run.status). \(stderr)")
+                            "\(peer.name) skipped: wrote \(lines) lines for \(count) messages, exit \(run.status). \(stderr)"
+                        )
                         continue
                     }
                     if peer.name == cliPeer.name {
@@ -148,7 +152,8 @@ struct ProcessSections {
                                     if raw[end] == 0x0A { lines += 1 }
                                     end += 1
                                 }
-                                guard Processes.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: raw[0..<end])) else {
+                                guard Processes.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: raw[0..<end]))
+                                else {
                                     return
                                 }
                             }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A finished child process: how long it took, how it ended, its peak memory.
@@ -52,14 +52,14 @@ enum Processes {
     static func ownDirectory() -> String {
         var path = CommandLine.arguments[0]
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if length > 0 {
+                path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
         #else
-        // On Darwin Foundation asks dyld (`_NSGetExecutablePath(3)`); there is no /proc.
-        if let executable = Bundle.main.executablePath { path = executable }
+            // On Darwin Foundation asks dyld (`_NSGetExecutablePath(3)`); there is no /proc.
+            if let executable = Bundle.main.executablePath { path = executable }
         #endif
         return (path as NSString).deletingLastPathComponent
     }
@@ -119,9 +119,9 @@ enum Processes {
         // Darwin (<spawn.h>, posix_spawn_file_actions_init(3)): it is `typedef void *`, imported as
         // an optional pointer that `posix_spawn_file_actions_init` allocates; it starts `nil`.
         #if os(Linux)
-        var actions = posix_spawn_file_actions_t()
+            var actions = posix_spawn_file_actions_t()
         #else
-        var actions: posix_spawn_file_actions_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -179,12 +179,14 @@ enum Processes {
         let elapsed = nowNanoseconds() - start
         _ = producer
         let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        func nanoseconds(_ time: timeval) -> UInt64 { UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1000 }
+        func nanoseconds(_ time: timeval) -> UInt64 {
+            UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1000
+        }
         // `ru_maxrss` is in KiB on Linux (getrusage(2)) and in bytes on Darwin (getrusage(2) of macOS).
         #if os(Linux)
-        let maxResidentBytes = Int(usage.ru_maxrss) * 1024
+            let maxResidentBytes = Int(usage.ru_maxrss) * 1024
         #else
-        let maxResidentBytes = Int(usage.ru_maxrss)
+            let maxResidentBytes = Int(usage.ru_maxrss)
         #endif
         return ChildRun(
             nanoseconds: elapsed, status: exit, maxResidentBytes: maxResidentBytes,

@@ -39,7 +39,8 @@ struct ScalingPlot {
         var legendY = Self.panelHeight + Self.margin.top + Self.margin.bottom + 12
         for (index, series) in series.enumerated() {
             let color = Self.colors[index % Self.colors.count]
-            text += "<line x1=\"\(Self.margin.left)\" y1=\"\(legendY - 4)\" x2=\"\(Self.margin.left + 24)\" y2=\"\(legendY - 4)\" "
+            text +=
+                "<line x1=\"\(Self.margin.left)\" y1=\"\(legendY - 4)\" x2=\"\(Self.margin.left + 24)\" y2=\"\(legendY - 4)\" "
             text += "stroke=\"\(color)\" stroke-width=\"2\"/>"
             text += "<text x=\"\(Self.margin.left + 30)\" y=\"\(legendY)\">\(escape(series.corpus))"
             text += " (dashed: jq -c . time ÷ 4 on this corpus)</text>\n"
@@ -49,7 +50,9 @@ struct ScalingPlot {
     }
 
     /// One panel: axes from 0 to a rounded maximum, x logarithmic over the sizes.
-    private func panel(_ lines: [(String, [(Double, Double)], Double?)], x offset: Double, title: String, unit: String) -> String {
+    private func panel(_ lines: [(String, [(Double, Double)], Double?)], x offset: Double, title: String, unit: String)
+        -> String
+    {
         let xs = lines.flatMap { $0.1.map(\.0) }
         let ys = lines.flatMap { $0.1.map(\.1) + ($0.2.map { [$0] } ?? []) }
         guard let xMin = xs.min(), let xMax = xs.max(), let yTop = ys.max(), yTop > 0 else { return "" }
@@ -62,12 +65,14 @@ struct ScalingPlot {
         }
         func py(_ value: Double) -> Double { top + Self.panelHeight - value / yMax * Self.panelHeight }
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
-        var text = "<text x=\"\(number(left))\" y=\"\(number(top - 14))\" font-weight=\"bold\">\(escape(title))</text>\n"
+        var text =
+            "<text x=\"\(number(left))\" y=\"\(number(top - 14))\" font-weight=\"bold\">\(escape(title))</text>\n"
         // Grid and y labels.
         for step in 0...4 {
             let value = yMax * Double(step) / 4
             let y = py(value)
-            text += "<line x1=\"\(number(left))\" y1=\"\(number(y))\" x2=\"\(number(left + Self.panelWidth))\" y2=\"\(number(y))\" "
+            text +=
+                "<line x1=\"\(number(left))\" y1=\"\(number(y))\" x2=\"\(number(left + Self.panelWidth))\" y2=\"\(number(y))\" "
             text += "stroke=\"#ddd\"/><text x=\"\(number(left - 6))\" y=\"\(number(y + 4))\" text-anchor=\"end\">"
             text += "\(Format.fixed(value, value < 10 ? 1 : 0))</text>\n"
         }
@@ -75,7 +80,8 @@ struct ScalingPlot {
         for size in Set(xs).sorted() {
             let x = px(size)
             let label = size >= 1_000_000 ? "\(Format.fixed(size / 1_000_000, 1))M" : "\(Int(size / 1000))k"
-            text += "<line x1=\"\(number(x))\" y1=\"\(number(top))\" x2=\"\(number(x))\" y2=\"\(number(top + Self.panelHeight))\" "
+            text +=
+                "<line x1=\"\(number(x))\" y1=\"\(number(top))\" x2=\"\(number(x))\" y2=\"\(number(top + Self.panelHeight))\" "
             text += "stroke=\"#eee\"/><text x=\"\(number(x))\" y=\"\(number(top + Self.panelHeight + 16))\" "
             text += "text-anchor=\"middle\">\(label)</text>\n"
         }
@@ -86,14 +92,17 @@ struct ScalingPlot {
         for (index, line) in lines.enumerated() {
             let color = Self.colors[index % Self.colors.count]
             if let budget = line.2 {
-                text += "<line x1=\"\(number(left))\" y1=\"\(number(py(budget)))\" x2=\"\(number(left + Self.panelWidth))\" "
-                text += "y2=\"\(number(py(budget)))\" stroke=\"\(color)\" stroke-dasharray=\"6 4\" stroke-width=\"1\"/>\n"
+                text +=
+                    "<line x1=\"\(number(left))\" y1=\"\(number(py(budget)))\" x2=\"\(number(left + Self.panelWidth))\" "
+                text +=
+                    "y2=\"\(number(py(budget)))\" stroke=\"\(color)\" stroke-dasharray=\"6 4\" stroke-width=\"1\"/>\n"
             }
             let points = line.1.map { "\(number(px($0.0))),\(number(py($0.1)))" }.joined(separator: " ")
             text += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
             for point in line.1 {
                 text += "<circle cx=\"\(number(px(point.0)))\" cy=\"\(number(py(point.1)))\" r=\"3\" fill=\"\(color)\">"
-                text += "<title>\(escape(line.0)), \(Int(point.0)) messages: \(Format.fixed(point.1, 1)) \(unit)</title></circle>\n"
+                text +=
+                    "<title>\(escape(line.0)), \(Int(point.0)) messages: \(Format.fixed(point.1, 1)) \(unit)</title></circle>\n"
             }
         }
         return text

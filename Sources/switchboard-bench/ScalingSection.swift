@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Section 5: the cost per message of the whole `switchboard` process as the stream
@@ -51,7 +51,8 @@ struct ScalingSection {
                 files[file].buffer.append(0x0A)
                 if index + 1 == files[file].size { files[file].state = growth?.stateSize ?? 0 }
                 if files[file].buffer.count >= 1 << 20 || index + 1 == files[file].size {
-                    failed = failed || !files[file].buffer.withUnsafeBytes { Processes.writeAll(files[file].descriptor, $0) }
+                    failed =
+                        failed || !files[file].buffer.withUnsafeBytes { Processes.writeAll(files[file].descriptor, $0) }
                     files[file].buffer.removeAll(keepingCapacity: true)
                 }
             }
@@ -82,23 +83,29 @@ struct ScalingSection {
             let output = "\(options.workDirectory)/scaling-check.ndjson"
             if let run = try? Processes.run(cliArguments, input: .file(files[0].path), outputPath: output) {
                 let needles = ["handled", "replied", "invalid", "failed", "unhandled", "malformed"]
-                let (lines, matches) = Processes.countLines(of: output, containing: needles.map { "\"outcome\":\"\($0)\"" })
+                let (lines, matches) = Processes.countLines(
+                    of: output, containing: needles.map { "\"outcome\":\"\($0)\"" })
                 series.outcomes = zip(needles, matches).map { "\($1) \($0)" }.joined(separator: ", ")
                 if lines != files[0].size || run.status > 1 {
-                    report.note("Scaling, \(corpus): the CLI wrote \(lines) lines for \(files[0].size) messages (exit \(run.status)).")
+                    report.note(
+                        "Scaling, \(corpus): the CLI wrote \(lines) lines for \(files[0].size) messages (exit \(run.status))."
+                    )
                 }
             }
             unlink(output)
             for file in files {
                 let own = ProcessSections.Peer(name: "switchboard", arguments: cliArguments)
                 let timed = file.size == peerSize ? [own] + peers : [own]
-                log("scaling: \(corpus), \(Format.count(file.size)) messages: \(timed.map(\.name)) × \(options.scalingRepetitions)")
+                log(
+                    "scaling: \(corpus), \(Format.count(file.size)) messages: \(timed.map(\.name)) × \(options.scalingRepetitions)"
+                )
                 var wall = Array(repeating: [Double](), count: timed.count)
                 var cpu = Array(repeating: [Double](), count: timed.count)
                 var peak = 0
                 for _ in 0..<options.scalingRepetitions {
                     for (index, peer) in timed.enumerated() {
-                        guard let run = try? Processes.run(peer.arguments, input: .file(file.path)), run.status <= 1 else {
+                        guard let run = try? Processes.run(peer.arguments, input: .file(file.path)), run.status <= 1
+                        else {
                             continue
                         }
                         wall[index].append(Double(run.nanoseconds) / Double(file.size))
@@ -107,7 +114,8 @@ struct ScalingSection {
                     }
                 }
                 series.points.append(
-                    Point(messages: file.size, wall: median(wall[0]), cpu: median(cpu[0]), peak: peak, state: file.state))
+                    Point(
+                        messages: file.size, wall: median(wall[0]), cpu: median(cpu[0]), peak: peak, state: file.state))
                 for index in timed.indices.dropFirst() {
                     series.peers.append((timed[index].name, median(wall[index]), median(cpu[index])))
                 }
@@ -129,8 +137,10 @@ struct ScalingSection {
     /// The scaling table, Markdown.
     func table(_ all: [Series], peerSize: Int) -> String {
         var text = "Scaling (section 5): `switchboard` per message as the stream grows; jq and Python timed on the "
-        text += "same corpus at \(Format.count(peerSize)) messages in the same run (their cost does not grow with state).\n\n"
-        text += "| corpus | messages | state at end | wall / msg | CPU / msg | peak RSS | ÷ jq wall | ÷ jq CPU | ÷ Python wall | ÷ Python CPU |\n"
+        text +=
+            "same corpus at \(Format.count(peerSize)) messages in the same run (their cost does not grow with state).\n\n"
+        text +=
+            "| corpus | messages | state at end | wall / msg | CPU / msg | peak RSS | ÷ jq wall | ÷ jq CPU | ÷ Python wall | ÷ Python CPU |\n"
         text += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for series in all {
             let jq = series.peers.first { $0.name.hasPrefix("jq") }
@@ -139,14 +149,18 @@ struct ScalingSection {
                 func ratio(_ peer: Double?, _ ours: Double) -> String { peer.map { Format.ratio($0 / ours) } ?? "n/a" }
                 let state = series.corpus == "kind" ? "a session's" : Format.count(point.state)
                 text += "| \(series.corpus) | \(Format.count(point.messages)) | \(state) "
-                text += "| \(Format.nanoseconds(point.wall)) | \(Format.nanoseconds(point.cpu)) | \(Format.mebibytes(point.peak)) "
+                text +=
+                    "| \(Format.nanoseconds(point.wall)) | \(Format.nanoseconds(point.cpu)) | \(Format.mebibytes(point.peak)) "
                 text += "| \(ratio(jq?.wall, point.wall)) | \(ratio(jq?.cpu, point.cpu)) "
                 text += "| \(ratio(python?.wall, point.wall)) | \(ratio(python?.cpu, point.cpu)) |\n"
             }
         }
         for series in all {
-            let peers = series.peers.map { "\($0.name) \(Format.nanoseconds($0.wall)) wall, \(Format.nanoseconds($0.cpu)) CPU" }
-            text += "\n\(series.corpus): \(peers.joined(separator: "; ")); outcomes at \(Format.count(series.points.first?.messages ?? 0)): \(series.outcomes)."
+            let peers = series.peers.map {
+                "\($0.name) \(Format.nanoseconds($0.wall)) wall, \(Format.nanoseconds($0.cpu)) CPU"
+            }
+            text +=
+                "\n\(series.corpus): \(peers.joined(separator: "; ")); outcomes at \(Format.count(series.points.first?.messages ?? 0)): \(series.outcomes)."
         }
         return text
     }
@@ -160,16 +174,19 @@ struct ScalingSection {
                 // CPU time too: on a shared machine the wall clock moves with the others' load.
                 for (clock, growth) in [("wall", large.wall / small.wall), ("CPU", large.cpu / small.cpu)] {
                     report.add(
-                        name, "\(series.corpus): \(clock) / msg at 400,000 ÷ at 50,000", "", ratio: Format.ratio(growth),
+                        name, "\(series.corpus): \(clock) / msg at 400,000 ÷ at 50,000", "",
+                        ratio: Format.ratio(growth),
                         target: "≤ 1.3×", met: growth <= 1.3)
                 }
             }
             if let first = series.points.first, let last = series.points.last, last.messages > first.messages {
                 report.add(
-                    name, "\(series.corpus): wall / msg at \(Format.count(last.messages)) ÷ at \(Format.count(first.messages))",
+                    name,
+                    "\(series.corpus): wall / msg at \(Format.count(last.messages)) ÷ at \(Format.count(first.messages))",
                     "", ratio: Format.ratio(last.wall / first.wall))
                 report.add(
-                    name, "\(series.corpus): CPU / msg at \(Format.count(last.messages)) ÷ at \(Format.count(first.messages))",
+                    name,
+                    "\(series.corpus): CPU / msg at \(Format.count(last.messages)) ÷ at \(Format.count(first.messages))",
                     "", ratio: Format.ratio(last.cpu / first.cpu))
             }
             if let jq = series.peers.first(where: { $0.name.hasPrefix("jq") }), !series.points.isEmpty {

@@ -75,7 +75,9 @@ struct Options {
             case "--sections", "--section":
                 let list = Set(value(argument).split(separator: ",").map(String.init))
                 guard list.isSubset(of: Options.allSections), !list.isEmpty else {
-                    fail("unknown section in \(list.sorted()); choose from \(Options.allSections.sorted().joined(separator: ","))")
+                    fail(
+                        "unknown section in \(list.sorted()); choose from \(Options.allSections.sorted().joined(separator: ","))"
+                    )
                 }
                 options.sections = list
             case "--seed": options.seed = UInt64(number(argument))
@@ -159,8 +161,12 @@ if let path = options.writeCorpus, options.scalingCorpora.count == 1,
         bytes += growth.next()
         bytes.append(0x0A)
     }
-    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { Options.fail("cannot write \(path)") }
-    log("wrote \(options.corpusSize) \(kind) messages (\(bytes.count) bytes, state at end \(growth.stateSize)) to \(path)")
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        Options.fail("cannot write \(path)")
+    }
+    log(
+        "wrote \(options.corpusSize) \(kind) messages (\(bytes.count) bytes, state at end \(growth.stateSize)) to \(path)"
+    )
     exit(0)
 }
 

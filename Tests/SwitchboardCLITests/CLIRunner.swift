@@ -125,7 +125,8 @@ struct Fixture: Sendable, CustomStringConvertible {
                 found[input] = Fixture(path: input, specPath: "Fixtures/" + relative)
                 continue
             }
-            let isInput = (relative.hasSuffix(".ndjson") || relative.hasSuffix(".json"))
+            let isInput =
+                (relative.hasSuffix(".ndjson") || relative.hasSuffix(".json"))
                 && !relative.hasSuffix(".expected.ndjson")
             if isInput && found["Fixtures/" + relative] == nil {
                 found["Fixtures/" + relative] = Fixture(path: "Fixtures/" + relative)
@@ -203,9 +204,9 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
     // Darwin (<spawn.h>, posix_spawn_file_actions_init(3)): it is `typedef void *`, imported as
     // an optional pointer that `posix_spawn_file_actions_init` allocates; it starts `nil`.
     #if os(Linux)
-    var actions = posix_spawn_file_actions_t()
+        var actions = posix_spawn_file_actions_t()
     #else
-    var actions: posix_spawn_file_actions_t? = nil
+        var actions: posix_spawn_file_actions_t? = nil
     #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -218,7 +219,8 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
     // in a quarantine of up to 256 MB before reuse, which is ASan's memory, not the program's:
     // measure this child without it. Without ASan the variable is ignored.
     var environment = ProcessInfo.processInfo.environment
-    environment["ASAN_OPTIONS"] = (environment["ASAN_OPTIONS"].map { $0 + ":" } ?? "")
+    environment["ASAN_OPTIONS"] =
+        (environment["ASAN_OPTIONS"].map { $0 + ":" } ?? "")
         + "quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in envp { free(pointer) } }
@@ -229,12 +231,13 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let fields = (try? String(contentsOf: report, encoding: .utf8))?.split(separator: " ").compactMap { Int($0) } ?? []
     guard (status & 0x7F) == 0, (status >> 8) & 0xFF == 0, fields.count == 2 else {
-        throw LauncherFailed(description: "the python3 launcher measuring the CLI's memory failed (wait status \(status))")
+        throw LauncherFailed(
+            description: "the python3 launcher measuring the CLI's memory failed (wait status \(status))")
     }
     #if os(Linux)
-    let kilobytes = fields[1]  // KiB on Linux
+        let kilobytes = fields[1]  // KiB on Linux
     #else
-    let kilobytes = fields[1] / 1024  // bytes on Darwin
+        let kilobytes = fields[1] / 1024  // bytes on Darwin
     #endif
     return (Int32(fields[0]), kilobytes)
 }

@@ -44,28 +44,34 @@ extension CLIEndToEnd {
         @Test func outputKeysComeInTheDocumentedOrder() async throws {
             let run = try await CLI.run(["--quiet", mixed])
             let line = try #require(run.outputLines.first { $0.contains(#""id":"m-1""#) })
-            #expect(line.hasPrefix(#"{"line":2,"source":"Fixtures/mixed/session.ndjson","id":"m-1","name":"productCartGetState","outcome":"replied","reply":"#))
+            #expect(
+                line.hasPrefix(
+                    #"{"line":2,"source":"Fixtures/mixed/session.ndjson","id":"m-1","name":"productCartGetState","outcome":"replied","reply":"#
+                ))
         }
 
         @Test func aDirectoryMeansItsJSONAndNDJSONFilesInSortedOrder() async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-dir-\(UUID())")
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent("nested.ndjson"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("nested.ndjson"), withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             try Data(#"{"name":"sdkReady","id":"b"}"#.utf8).write(to: directory.appendingPathComponent("b.ndjson"))
             try Data(#"[{"name":"sdkReady","id":"a1"},{"name":"sdkReady","id":"a2"}]"#.utf8)
                 .write(to: directory.appendingPathComponent("a.json"))
-            try Data(#"{"name":"sdkReady","id":"expected"}"#.utf8).write(to: directory.appendingPathComponent("a.expected.ndjson"))
+            try Data(#"{"name":"sdkReady","id":"expected"}"#.utf8).write(
+                to: directory.appendingPathComponent("a.expected.ndjson"))
             try Data("not a message".utf8).write(to: directory.appendingPathComponent("notes.txt"))
             try Data(#"{"name":"sdkReady","id":"inside"}"#.utf8)
                 .write(to: directory.appendingPathComponent("nested.ndjson/c.ndjson"))
 
             let inside = try await CLI.run(["--quiet", "."], in: directory)
-            #expect(inside.outputLines == [
-                #"{"line":1,"source":"./a.json","id":"a1","name":"sdkReady","outcome":"handled"}"#,
-                #"{"line":2,"source":"./a.json","id":"a2","name":"sdkReady","outcome":"handled"}"#,
-                #"{"line":1,"source":"./b.ndjson","id":"b","name":"sdkReady","outcome":"handled"}"#,
-                "",
-            ])
+            #expect(
+                inside.outputLines == [
+                    #"{"line":1,"source":"./a.json","id":"a1","name":"sdkReady","outcome":"handled"}"#,
+                    #"{"line":2,"source":"./a.json","id":"a2","name":"sdkReady","outcome":"handled"}"#,
+                    #"{"line":1,"source":"./b.ndjson","id":"b","name":"sdkReady","outcome":"handled"}"#,
+                    "",
+                ])
             #expect(inside.status == 0)
         }
 
@@ -73,8 +79,10 @@ extension CLIEndToEnd {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-files-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let add = #"{"name":"addCartLine","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
-            let remove = #"{"name":"removeCartLine","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
+            let add =
+                #"{"name":"addCartLine","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
+            let remove =
+                #"{"name":"removeCartLine","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{}}}"#
             try Data((add + "\n").utf8).write(to: directory.appendingPathComponent("first.ndjson"))
             try Data((remove + "\n").utf8).write(to: directory.appendingPathComponent("second.ndjson"))
             let run = try await CLI.run(["--quiet", "first.ndjson", "second.ndjson", "second.ndjson"], in: directory)
@@ -83,12 +91,14 @@ extension CLIEndToEnd {
         }
 
         @Test func blankLinesGiveNoOutputButCountForLineNumbers() async throws {
-            let run = try await CLI.run(["--quiet"], stdin: Data("\n  \n{\"name\":\"sdkReady\"}\n\t\r\n\n{\"name\":\"sdkReady\"}\n".utf8))
-            #expect(run.outputLines == [
-                #"{"line":3,"name":"sdkReady","outcome":"handled"}"#,
-                #"{"line":6,"name":"sdkReady","outcome":"handled"}"#,
-                "",
-            ])
+            let run = try await CLI.run(
+                ["--quiet"], stdin: Data("\n  \n{\"name\":\"sdkReady\"}\n\t\r\n\n{\"name\":\"sdkReady\"}\n".utf8))
+            #expect(
+                run.outputLines == [
+                    #"{"line":3,"name":"sdkReady","outcome":"handled"}"#,
+                    #"{"line":6,"name":"sdkReady","outcome":"handled"}"#,
+                    "",
+                ])
         }
 
         @Test func invalidUTF8IsMalformedAndNeverReplaced() async throws {
@@ -134,17 +144,24 @@ extension CLIEndToEnd {
             // The reply line nests deeper than Foundation reads, so its outcome is checked as text.
             let output = run.outputLines.filter { !$0.isEmpty }
             #expect(output.count == 6)
-            #expect(output.count == 6 && output[2].contains(#""id":"deep-reply","name":"wishlistGetState","outcome":"replied","reply":{"entries":[{"id":{"productId":"p"},"customData":[[[["#))
+            #expect(
+                output.count == 6
+                    && output[2].contains(
+                        #""id":"deep-reply","name":"wishlistGetState","outcome":"replied","reply":{"entries":[{"id":{"productId":"p"},"customData":[[[["#
+                    ))
             #expect(output.count == 6 && output[2].hasSuffix(String(repeating: "]", count: 4093) + #"}]}}"#))
-            #expect(outcomes(run).enumerated().filter { $0.offset != 2 }.map(\.element) == [
-                "malformed", "handled", "handled", "malformed", "handled",
-            ])
+            #expect(
+                outcomes(run).enumerated().filter { $0.offset != 2 }.map(\.element) == [
+                    "malformed", "handled", "handled", "malformed", "handled",
+                ])
         }
 
         @Test func maxLineBytesSetsTheLimit() async throws {
             let line = #"{"name":"sdkReady","id":"twenty-eight"}"#
-            let atLimit = try await CLI.run(["--quiet", "--max-line-bytes", "\(line.utf8.count)"], stdin: Data(line.utf8))
-            let below = try await CLI.run(["--quiet", "--max-line-bytes=\(line.utf8.count - 1)"], stdin: Data(line.utf8))
+            let atLimit = try await CLI.run(
+                ["--quiet", "--max-line-bytes", "\(line.utf8.count)"], stdin: Data(line.utf8))
+            let below = try await CLI.run(
+                ["--quiet", "--max-line-bytes=\(line.utf8.count - 1)"], stdin: Data(line.utf8))
             #expect(outcomes(atLimit) == ["handled"])
             #expect(outcomes(below) == ["malformed"])
         }
@@ -157,7 +174,8 @@ extension CLIEndToEnd {
                 #"{"name":"wishlistEntryUpdate","id":"decoded","body":{"id":{"productId":"p"},"isWishlisted":true,"customData":{"a":[0]}}}"#,
                 #"{"name":"sdkReady","id":"after"}"#,
             ]
-            let run = try await CLI.run(["--quiet", "--max-depth", "3"], stdin: Data(lines.joined(separator: "\n").utf8))
+            let run = try await CLI.run(
+                ["--quiet", "--max-depth", "3"], stdin: Data(lines.joined(separator: "\n").utf8))
             #expect(outcomes(run) == ["handled", "malformed", "malformed", "handled"])
             #expect(run.output.contains("nested deeper than the limit of 3"))
             let defaults = try await CLI.run(["--quiet"], stdin: Data(lines.joined(separator: "\n").utf8))
@@ -171,7 +189,8 @@ extension CLIEndToEnd {
         }
 
         @Test func memoryStaysFlatOnALongStream() async throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-memory-\(UUID())")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "switchboard-memory-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let small = directory.appendingPathComponent("small.ndjson")
@@ -179,14 +198,18 @@ extension CLIEndToEnd {
             let output = directory.appendingPathComponent("out.ndjson")
             // Few, long lines: the bytes are what a reader could keep; few messages keep the run short.
             let padding = String(repeating: "x", count: 3_000)
-            let line = #"{"name":"addCartLine","id":"r","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{"__lion_sfp_id":"\#(padding)"}}}"# + "\n"
+            let line =
+                #"{"name":"addCartLine","id":"r","body":{"merchandiseId":"gid://shopify/ProductVariant/1001","productId":"gid://shopify/Product/100","quantity":1,"attributes":{"__lion_sfp_id":"\#(padding)"}}}"#
+                + "\n"
             try Data(line.utf8).write(to: small)
             let count = 10_000
             var input = Data(capacity: line.utf8.count * count)
             for _ in 0..<count { input.append(contentsOf: line.utf8) }
             try input.write(to: large)  // ~31 MB
 
-            let baseline = try await offThePool { try runMeasuringPeakMemory(["--quiet"], input: small, output: output) }
+            let baseline = try await offThePool {
+                try runMeasuringPeakMemory(["--quiet"], input: small, output: output)
+            }
             let long = try await offThePool { try runMeasuringPeakMemory(["--quiet"], input: large, output: output) }
             #expect(baseline.status == 0)
             #expect(long.status == 0)
@@ -204,28 +227,39 @@ extension CLIEndToEnd {
     @Suite struct CLIOptionTests {
         @Test func onlyInstallsTheNamedHandlers() async throws {
             let run = try await CLI.run(["--quiet", "--only", "sdkReady,productCartGetState", mixed])
-            #expect(outcomes(run) == [
-                "handled", "replied", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled",
-                "replied",
-            ])
+            #expect(
+                outcomes(run) == [
+                    "handled", "replied", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled", "unhandled",
+                    "replied",
+                ])
             #expect(run.status == 1)
         }
 
         @Test func manifestListsChannelsAndFeatures() async throws {
             let run = try await CLI.run(["manifest"])
-            #expect(run.output == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true}}"# + "\n")
+            #expect(
+                run.output
+                    == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true}}"#
+                    + "\n")
             #expect(run.status == 0)
         }
 
         @Test func manifestWithOnlyShowsWhichFeaturesAreGated() async throws {
-            let run = try await CLI.run(["manifest", "--only", "addCartLine,removeCartLine", "--only", "productCartUpdate"])
-            #expect(run.output == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false}}"# + "\n")
+            let run = try await CLI.run([
+                "manifest", "--only", "addCartLine,removeCartLine", "--only", "productCartUpdate",
+            ])
+            #expect(
+                run.output
+                    == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false}}"#
+                    + "\n")
         }
 
         @Test func theSummaryGoesToStderrUnlessQuiet() async throws {
             let run = try await CLI.run(["Fixtures/loyaltylion/session.ndjson"])
             let summary = run.errors
-            #expect(summary.hasPrefix("\(CLI.name): 11 messages: 6 handled, 0 replied, 2 failed, 3 invalid, 0 unhandled, 0 malformed ("))
+            #expect(
+                summary.hasPrefix(
+                    "\(CLI.name): 11 messages: 6 handled, 0 replied, 2 failed, 3 invalid, 0 unhandled, 0 malformed ("))
             #expect(summary.hasSuffix(" s)\n"))
             #expect(!run.output.isEmpty)
         }
@@ -242,7 +276,8 @@ extension CLIEndToEnd {
         /// The README installs the binary as `switchboard`: it then calls itself that.
         @Test func installedAsSwitchboardItCallsItselfSwitchboard() async throws {
             let binary = try #require(CLI.binary)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-install-\(UUID())")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "switchboard-install-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let installed = directory.appendingPathComponent("switchboard")
@@ -276,9 +311,12 @@ extension CLIEndToEnd {
         }
 
         @Test(arguments: [
-            ["--only", "addToBasket"], ["--only", ""], ["--only"], ["--max-line-bytes", "0"], ["--max-line-bytes", "lots"],
-            ["--max-depth", "0"], ["--max-depth", "deep"], ["--max-depth", "4097"], ["--reply-deadline", "0"], ["--reply-deadline", "-1"],
-            ["--reply-deadline", "nan"], ["--reply-deadline", "1e10"], ["--frobnicate"], ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],
+            ["--only", "addToBasket"], ["--only", ""], ["--only"], ["--max-line-bytes", "0"],
+            ["--max-line-bytes", "lots"],
+            ["--max-depth", "0"], ["--max-depth", "deep"], ["--max-depth", "4097"], ["--reply-deadline", "0"],
+            ["--reply-deadline", "-1"],
+            ["--reply-deadline", "nan"], ["--reply-deadline", "1e10"], ["--frobnicate"],
+            ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],
         ])
         func usageErrorsExitTwoWithTheUsageOnStderr(_ arguments: [String]) async throws {
             let run = try await CLI.run(arguments, stdin: Data())

@@ -20,7 +20,8 @@ extension CLIEndToEnd {
             let expectedLines = String(decoding: expected, as: UTF8.self)
                 .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (index, (actual, wanted)) in zip(actualLines, expectedLines).enumerated() where actual != wanted {
-                Issue.record("\(fixture.path): output line \(index + 1) differs\n  got:      \(actual)\n  expected: \(wanted)")
+                Issue.record(
+                    "\(fixture.path): output line \(index + 1) differs\n  got:      \(actual)\n  expected: \(wanted)")
             }
             #expect(actualLines.count == expectedLines.count, "\(fixture.path): line count")
             #expect(run.stdout == expected)

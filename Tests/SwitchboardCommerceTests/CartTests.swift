@@ -179,7 +179,9 @@ import Testing
         try cart.update(offer("a", currency: nil))
         #expect(try cart.update(offer("b", currency: "EUR")).priceCurrency == "EUR")
         #expect(try cart.update(offer("c", currency: nil)).priceCurrency == "EUR")
-        #expect(throws: CartError.missingPrice(offerId: "d")) { try cart.update(offer("d", price: nil, currency: "USD")) }
+        #expect(throws: CartError.missingPrice(offerId: "d")) {
+            try cart.update(offer("d", price: nil, currency: "USD"))
+        }
         #expect(throws: CartError.mixedCurrencies(["EUR", "GBP"])) { try cart.update(offer("a", currency: "GBP")) }
         #expect(cart.offers.map(\.offerId) == ["a", "b", "c"])
         #expect(try cart.productCart().price == "31.50")

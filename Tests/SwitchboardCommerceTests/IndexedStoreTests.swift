@@ -148,7 +148,8 @@ import Testing
                 model.add(line)
             case 5..<9:
                 // Mostly lines that exist, from anywhere in the order; some that do not.
-                let id = model.lines.isEmpty || next(8) == 0
+                let id =
+                    model.lines.isEmpty || next(8) == 0
                     ? "gid://shopify/CartLine/\(next(model.next + 5))" : model.lines[next(model.lines.count)].lineId
                 if model.remove(id) {
                     try cart.removeLine(id: id)
@@ -174,7 +175,9 @@ import Testing
         let cart = Cart()
         let count = 40_000
         for merchandise in 0..<count { try cart.add(Self.line(merchandise, ["n": "\(merchandise % 7)"])) }
-        for number in stride(from: 1, through: count, by: 2) { try cart.removeLine(id: "gid://shopify/CartLine/\(number)") }
+        for number in stride(from: 1, through: count, by: 2) {
+            try cart.removeLine(id: "gid://shopify/CartLine/\(number)")
+        }
         let lines = cart.lines
         #expect(lines.count == count / 2)
         #expect(lines.first?.lineId == "gid://shopify/CartLine/2")
@@ -189,7 +192,8 @@ import Testing
     // MARK: - Wishlist
 
     static func entry(_ number: Int) -> WishlistEntryID {
-        WishlistEntryID(productId: "P-\(number / 3)", listingId: number % 2 == 0 ? "L-\(number)" : nil, variantId: "V-\(number)")
+        WishlistEntryID(
+            productId: "P-\(number / 3)", listingId: number % 2 == 0 ? "L-\(number)" : nil, variantId: "V-\(number)")
     }
 
     @Test func wishlistEntriesKeepTheirOrderThroughRemovalsRefreshesAndReadding() {
@@ -211,7 +215,9 @@ import Testing
 
     @Test func aWishlistSnapshotWritesRefreshedEntriesAgain() throws {
         let wishlist = Wishlist()
-        for number in 0..<50 { wishlist.apply(WishlistEntryUpdate(id: Self.entry(number), isWishlisted: true, title: "old")) }
+        for number in 0..<50 {
+            wishlist.apply(WishlistEntryUpdate(id: Self.entry(number), isWishlisted: true, title: "old"))
+        }
         _ = wishlist.snapshot
         for number in 0..<40 { wishlist.apply(WishlistEntryUpdate(id: Self.entry(number), isWishlisted: false)) }
         wishlist.apply(WishlistEntryUpdate(id: Self.entry(45), isWishlisted: true, title: "new"))

@@ -21,9 +21,10 @@ import Testing
         let commerce = try router.installReferenceCommerce()
         #expect(commerce.channels == ReferenceCommerce.channels)
         #expect(router.manifest.channels == ReferenceCommerce.channels)
-        #expect(router.manifest.features == [
-            "cartButton": true, "freeProductRewards": true, "productCart": true, "wishlist": true,
-        ])
+        #expect(
+            router.manifest.features == [
+                "cartButton": true, "freeProductRewards": true, "productCart": true, "wishlist": true,
+            ])
     }
 
     @Test func installingOnlySomeChannelsGatesTheFeatures() throws {

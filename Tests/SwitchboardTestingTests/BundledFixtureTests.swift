@@ -87,7 +87,8 @@ private let loadedFixtures = Locked<[URL: Result<Fixture, FixtureError>]>([:])
 /// lock is held while loading), so that the slow generated inputs take at most
 /// one core from the tests that wait for replies on the cooperative pool.
 func loadOffThePool(_ fixture: BundledFixture) async throws(FixtureError) -> Fixture {
-    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Fixture, FixtureError>, Never>) in
+    let result = await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<Fixture, FixtureError>, Never>) in
         Thread {
             let loaded = loadedFixtures.withLock { cache -> Result<Fixture, FixtureError> in
                 if let known = cache[fixture.url] { return known }

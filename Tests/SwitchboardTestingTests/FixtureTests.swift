@@ -23,11 +23,12 @@ import Testing
         #expect(!fixture.messages[2].body.isAbsent)  // `null` is a body, not an absent one
         #expect(fixture.malformed.map(\.line) == [5, 6, 7])
         // The CLI's own messages: the fixture is read by the same wire reader.
-        #expect(fixture.malformed.map(\.reason) == [
-            "not valid JSON: invalid literal 'not', expected a value at byte 0 (column 1)",
-            "a message must be a JSON object, found an array",
-            "\"name\" must be a string, found a number",
-        ])
+        #expect(
+            fixture.malformed.map(\.reason) == [
+                "not valid JSON: invalid literal 'not', expected a value at byte 0 (column 1)",
+                "a message must be a JSON object, found an array",
+                "\"name\" must be a string, found a number",
+            ])
     }
 
     @Test func readsAsStrictlyAsTheCLI() {
@@ -44,7 +45,8 @@ import Testing
         #expect(fixture.messages.map(\.id) == ["kept"])
         #expect(fixture.malformed.map(\.line) == [1, 2, 3, 4, 5, 7])
         #expect(fixture.malformed[0].reason.contains("duplicate key \"name\""))
-        #expect(fixture.malformed[2].reason == "invalid \"name\": channel name holds control character U+0000 at offset 3")
+        #expect(
+            fixture.malformed[2].reason == "invalid \"name\": channel name holds control character U+0000 at offset 3")
         #expect(fixture.malformed[5].reason.hasPrefix("not valid UTF-8"))
     }
 
@@ -55,7 +57,10 @@ import Testing
         limits.maxLineBytes = 64
         let fixture = Fixture(ndjson: Data(text.utf8), limits: limits)
         #expect(fixture.messages.map(\.id) == ["short"])
-        #expect(fixture.malformed.map(\.reason) == ["line is \(long.utf8.count) bytes long; the limit is 64 (--max-line-bytes)"])
+        #expect(
+            fixture.malformed.map(\.reason) == [
+                "line is \(long.utf8.count) bytes long; the limit is 64 (--max-line-bytes)"
+            ])
     }
 
     @Test func jsonHoldsOneMessageOrAnArray() throws {
@@ -63,7 +68,8 @@ import Testing
         #expect(one.messages.map(\.name) == ["sdkReady"])
         #expect(one.messages.map(\.line) == [1])
 
-        let many = try Fixture(json: Data(#"[{"name":"sdkReady"}, 3, {"name":"getCount","id":true}, {"name":"x"}]"#.utf8))
+        let many = try Fixture(
+            json: Data(#"[{"name":"sdkReady"}, 3, {"name":"getCount","id":true}, {"name":"x"}]"#.utf8))
         #expect(many.messages.map(\.name) == ["sdkReady", "x"])
         #expect(many.messages.map(\.line) == [1, 4])
         #expect(many.malformed.map(\.line) == [2, 3])
@@ -101,22 +107,25 @@ import Testing
 @Suite struct ReplayTests {
     @Test func replaysThroughTheUsersOwnRouterInOrder() async throws {
         let app = CountingApp()
-        let fixture = Fixture(ndjson: Data("""
-            {"name":"sdkReady"}
-            {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":2,"attributes":{}}}
-            {"name":"getCount","id":"c1"}
-            {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":"2","attributes":{}}}
-            {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":-1,"attributes":{}}}
-            {"name":"removeCartLine","body":{}}
-            {"name":""}
-            {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":3,"attributes":{}}}
-            {"name":"getCount"}
-            """.utf8))
+        let fixture = Fixture(
+            ndjson: Data(
+                """
+                {"name":"sdkReady"}
+                {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":2,"attributes":{}}}
+                {"name":"getCount","id":"c1"}
+                {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":"2","attributes":{}}}
+                {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":-1,"attributes":{}}}
+                {"name":"removeCartLine","body":{}}
+                {"name":""}
+                {"name":"addCartLine","body":{"merchandiseId":"m1","productId":"p1","quantity":3,"attributes":{}}}
+                {"name":"getCount"}
+                """.utf8))
         #expect(fixture.malformed.map(\.line) == [7], "an empty channel name is malformed, as the CLI says")
         let results = await app.router.replay(fixture, replyTimeout: patientReplyTimeout)
-        #expect(results.map(\.kind) == [
-            "handled", "handled", "replied", "invalid", "failed", "unhandled", "handled", "replied",
-        ])
+        #expect(
+            results.map(\.kind) == [
+                "handled", "handled", "replied", "invalid", "failed", "unhandled", "handled", "replied",
+            ])
         // The reply to the first getCount came before the next message: state applies in input order.
         #expect(results[2].replyValue?.value(as: Int.self) == 2)
         #expect(results[2].message.id == "c1")

@@ -12,14 +12,15 @@ import Testing
         let live = CountingApp()
         let recorder = TrafficRecorder(redacting: ["email"])
         let token = live.router.use(recorder, name: "recorder")
-        let liveOutcomes = await live.router.replay([
-            FixtureMessage(name: "sdkReady"),
-            FixtureMessage(name: "addCartLine", body: MessageBody(line(2)), id: "a1"),
-            FixtureMessage(name: "addCartLine", body: MessageBody(["quantity": "2"])),
-            FixtureMessage(name: "addCartLine", body: MessageBody(line(-1))),
-            FixtureMessage(name: "removeCartLine", body: MessageBody([:] as [String: Any])),
-            FixtureMessage(name: "getCount", id: "7"),
-        ], replyTimeout: patientReplyTimeout)
+        let liveOutcomes = await live.router.replay(
+            [
+                FixtureMessage(name: "sdkReady"),
+                FixtureMessage(name: "addCartLine", body: MessageBody(line(2)), id: "a1"),
+                FixtureMessage(name: "addCartLine", body: MessageBody(["quantity": "2"])),
+                FixtureMessage(name: "addCartLine", body: MessageBody(line(-1))),
+                FixtureMessage(name: "removeCartLine", body: MessageBody([:] as [String: Any])),
+                FixtureMessage(name: "getCount", id: "7"),
+            ], replyTimeout: patientReplyTimeout)
         token.cancel()
 
         // Tomorrow's test: the recorded NDJSON replayed through a fresh app.

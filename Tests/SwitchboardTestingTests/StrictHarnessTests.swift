@@ -74,10 +74,11 @@ import Testing
         harness.send("addCartLine", body: line(1), expecting: .unhandled)
         harness.send("addCartLine", body: line(1), expecting: .handled(by: 2))
         await harness.finish()
-        #expect(log.messages == [
-            "addCartLine: expected unhandled, got handled by 1",
-            "addCartLine: expected handled by 2, got handled by 1",
-        ])
+        #expect(
+            log.messages == [
+                "addCartLine: expected unhandled, got handled by 1",
+                "addCartLine: expected handled by 2, got handled by 1",
+            ])
     }
 
     @Test func aMissingReplyFails() async throws {

@@ -44,10 +44,11 @@ final class CountingApp: Sendable {
         self.router = router
         let count = count
         var tokens: [Registration] = []
-        tokens.append(router.on(TestCartLine.self) { line in
-            if line.quantity < 0 { throw RejectError() }
-            count.withLock { $0 += line.quantity }
-        })
+        tokens.append(
+            router.on(TestCartLine.self) { line in
+                if line.quantity < 0 { throw RejectError() }
+                count.withLock { $0 += line.quantity }
+            })
         tokens.append(router.on(TestReady.self) { _ in })
         if let responder = try? router.respond(to: GetCount.self, { _ async throws in count.withLock { $0 } }) {
             tokens.append(responder)

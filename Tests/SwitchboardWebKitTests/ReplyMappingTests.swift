@@ -24,8 +24,10 @@ import Testing
         .invalidChannel(name: "", .empty),
         .invalidBody(
             "cartTotal",
-            BodyDecodingError(DecodingError.keyNotFound(
-                AnyKey("currency"), .init(codingPath: [], debugDescription: "No value associated with key currency")))),
+            BodyDecodingError(
+                DecodingError.keyNotFound(
+                    AnyKey("currency"), .init(codingPath: [], debugDescription: "No value associated with key currency")
+                ))),
         .responderFailed("cartTotal", message: "the cart is locked"),
         .dropped("cartTotal"),
         .timedOut("cartTotal", after: .milliseconds(50)),
@@ -49,13 +51,14 @@ import Testing
     func bridgeWithCart() throws -> (Router, RouterBridge, [Registration]) {
         let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(50)))
         var tokens: [Registration] = []
-        tokens.append(try router.respond(to: CartTotal.self) { request, reply in
-            if request.currency == "XXX" {
-                reply(.failure(CartError()))
-            } else {
-                reply(.success(Total(amount: "10.50", currency: request.currency)))
-            }
-        })
+        tokens.append(
+            try router.respond(to: CartTotal.self) { request, reply in
+                if request.currency == "XXX" {
+                    reply(.failure(CartError()))
+                } else {
+                    reply(.success(Total(amount: "10.50", currency: request.currency)))
+                }
+            })
         tokens.append(try router.respond(to: BrokenTotal.self) { _, reply in reply(.success(.infinity)) })
         tokens.append(router.on(AddCartLine.self) { _ in })
         return (router, RouterBridge(router: router, registry: FakeRegistry()), tokens)
@@ -123,8 +126,9 @@ import Testing
         let token = try router.respond(to: CartTotal.self) { _, reply in held.withLock { $0.append(reply) } }
         let bridge = RouterBridge(router: router, registry: FakeRegistry())
         let box = ReplyBox()
-        #expect(bridge.handle(name: "cartTotal", body: ["currency": "EUR"], replyHandler: box.handler).kind
-            == "awaitingReply")
+        #expect(
+            bridge.handle(name: "cartTotal", body: ["currency": "EUR"], replyHandler: box.handler).kind
+                == "awaitingReply")
         #expect(await eventually { box.calls == 1 })
         #expect(box.error == RequestFailure.timedOut("cartTotal", after: .milliseconds(20)).message)
         _ = token

@@ -88,20 +88,24 @@ import Testing
         router.declare(Feature("freeProductRewards", needs: AddCartLine.channel, RemoveCartLine.channel))
         let registry = FakeRegistry()
         let bridge = RouterBridge(router: router, registry: registry)
-        #expect(embeddedManifest(in: registry.script ?? "") == Manifest(
-            channels: [], features: ["freeProductRewards": false]))
+        #expect(
+            embeddedManifest(in: registry.script ?? "")
+                == Manifest(
+                    channels: [], features: ["freeProductRewards": false]))
 
         let add = router.on(AddCartLine.self) { _ in }
         let remove = router.on(RemoveCartLine.self) { _ in }
-        #expect(await eventually {
-            embeddedManifest(in: registry.script ?? "")
-                == Manifest(channels: ["addCartLine", "removeCartLine"], features: ["freeProductRewards": true])
-        })
+        #expect(
+            await eventually {
+                embeddedManifest(in: registry.script ?? "")
+                    == Manifest(channels: ["addCartLine", "removeCartLine"], features: ["freeProductRewards": true])
+            })
         #expect(bridge.userScriptSource == registry.script)
         remove.cancel()
-        #expect(await eventually {
-            embeddedManifest(in: registry.script ?? "")?.features == ["freeProductRewards": false]
-        })
+        #expect(
+            await eventually {
+                embeddedManifest(in: registry.script ?? "")?.features == ["freeProductRewards": false]
+            })
         _ = add
     }
 

@@ -78,7 +78,8 @@ import Testing
         #expect(lines[0].hasPrefix(#"{"line":3,"name":"addToBasket","outcome":"failed","error":{"message":""#))
         #expect(lines[0].contains("a quantity below 1"))
         #expect(lines[1].hasPrefix(#"{"line":4,"name":"addToBasket","outcome":"invalid","error":{"path":"body.sku","#))
-        #expect(lines[2] == #"{"line":6,"name":"nobody","outcome":"unhandled"}"# + "\n")  // jsonLine ends with its newline
+        // jsonLine ends with its newline.
+        #expect(lines[2] == #"{"line":6,"name":"nobody","outcome":"unhandled"}"# + "\n")
         #expect(lines[3].hasPrefix(#"{"line":7,"outcome":"malformed","error":{"message":"not valid JSON"#))
         #expect(flushes == 1)
         #expect(summary.total == 7)

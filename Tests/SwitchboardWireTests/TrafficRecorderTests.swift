@@ -9,11 +9,14 @@ import Testing
         let recorder = TrafficRecorder()
         let token = router.use(recorder, name: "recorder")
         _ = router.receive(name: "sdkReady", body: nil)
-        _ = router.receive(name: "addCartLine", body: MessageBody(["quantity": 2, "ok": true, "price": 10.5, "tags": ["a/b"]]), id: "r1", replyHandler: nil)
-        #expect(recorder.lines == [
-            #"{"name":"sdkReady"}"#,
-            #"{"name":"addCartLine","body":{"ok":true,"price":10.5,"quantity":2,"tags":["a/b"]},"id":"r1"}"#,
-        ])
+        _ = router.receive(
+            name: "addCartLine", body: MessageBody(["quantity": 2, "ok": true, "price": 10.5, "tags": ["a/b"]]),
+            id: "r1", replyHandler: nil)
+        #expect(
+            recorder.lines == [
+                #"{"name":"sdkReady"}"#,
+                #"{"name":"addCartLine","body":{"ok":true,"price":10.5,"quantity":2,"tags":["a/b"]},"id":"r1"}"#,
+            ])
         #expect(recorder.ndjson == recorder.lines.map { $0 + "\n" }.joined())
         _ = token
     }
@@ -25,7 +28,10 @@ import Testing
             "note": "email",
         ]
         let line = TrafficRecorder.line(for: Message(channel: "x", body: body), redacting: ["email", "token"])
-        #expect(line == #"{"name":"x","body":{"email":"[redacted]","lines":[{"Token":"[redacted]","quantity":1},{"nested":{"EMAIL":"[redacted]"}}],"note":"email"}}"#)
+        #expect(
+            line
+                == #"{"name":"x","body":{"email":"[redacted]","lines":[{"Token":"[redacted]","quantity":1},{"nested":{"EMAIL":"[redacted]"}}],"note":"email"}}"#
+        )
         #expect(!line.contains("secret"))
         #expect(!line.contains("a@example.com"))
     }

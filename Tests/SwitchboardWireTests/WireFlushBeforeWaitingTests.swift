@@ -68,19 +68,17 @@ private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
         var events: [String] = []
         input.push(Self.message(1) + "{\"name\":")  // a line and the start of the next
         var sent = 1
-        try WireLineReader(maxLineBytes: 1000).forEachLine(
-            in: &source,
-            beforeWaiting: {
-                events.append("wait")
-                // The driver writes the next message only now, as a waiting driver does.
-                sent += 1
-                if sent <= 4 {
-                    input.push(sent == 2 ? "\"sdkReady\",\"id\":2}\n" : Self.message(sent))
-                } else {
-                    input.close()
-                }
+        let waiting = {
+            events.append("wait")
+            // The driver writes the next message only now, as a waiting driver does.
+            sent += 1
+            if sent <= 4 {
+                input.push(sent == 2 ? "\"sdkReady\",\"id\":2}\n" : Self.message(sent))
+            } else {
+                input.close()
             }
-        ) { number, line in
+        }
+        try WireLineReader(maxLineBytes: 1000).forEachLine(in: &source, beforeWaiting: waiting) { number, line in
             events.append("line \(number)")
         }
         return events
@@ -90,7 +88,10 @@ private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
         var source = MemorySource(Array((1...50).map(Self.message).joined().utf8), chunkSize: 7)
         var waits = 0
         var lines = 0
-        try WireLineReader(maxLineBytes: 1000).forEachLine(in: &source, beforeWaiting: { waits += 1 }) { _, _ in lines += 1 }
+        let waiting = { waits += 1 }
+        try WireLineReader(maxLineBytes: 1000).forEachLine(in: &source, beforeWaiting: waiting) { _, _ in
+            lines += 1
+        }
         #expect(lines == 50)
         #expect(waits == 0)
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Switchboard
 import SwitchboardWire
 import Testing
+
+@testable import Switchboard
 
 @Suite struct WireLineReaderTests {
     enum Line: Equatable {
@@ -29,9 +30,10 @@ import Testing
     @Test(arguments: [1, 2, 3, 5, 64])
     func linesSplitTheSameWhateverTheReadSize(readSize: Int) throws {
         let input = Array("{\"a\":1}\n\n{\"b\":22}\r\nlast".utf8)
-        #expect(try lines(input, readSize: readSize) == [
-            .text(1, "{\"a\":1}"), .text(2, ""), .text(3, "{\"b\":22}\r"), .text(4, "last"),
-        ])
+        #expect(
+            try lines(input, readSize: readSize) == [
+                .text(1, "{\"a\":1}"), .text(2, ""), .text(3, "{\"b\":22}\r"), .text(4, "last"),
+            ])
     }
 
     @Test func aFinalNewlineAddsNoLine() throws {
@@ -58,9 +60,10 @@ import Testing
     func linesOverTheLimitAreReportedWithTheirLengthAndSkipped(readSize: Int) throws {
         let long = String(repeating: "x", count: 40)
         let input = Array("short\n\(long)\nexact\n123456\n\(long)".utf8)
-        #expect(try lines(input, max: 5, chunk: 4, readSize: readSize) == [
-            .text(1, "short"), .oversized(2, 40), .text(3, "exact"), .oversized(4, 6), .oversized(5, 40),
-        ])
+        #expect(
+            try lines(input, max: 5, chunk: 4, readSize: readSize) == [
+                .text(1, "short"), .oversized(2, 40), .text(3, "exact"), .oversized(4, 6), .oversized(5, 40),
+            ])
     }
 
     @Test func theBufferNeverHoldsMoreThanOneLineAndAChunk() throws {
@@ -69,6 +72,7 @@ import Testing
         let input = Array(Array(repeating: line, count: 200).joined(separator: "\n").utf8)
         let found = try lines(input, max: 1024, chunk: 64, readSize: 64)
         #expect(found.count == 200)
-        #expect(found.allSatisfy { if case .bytes(_, let bytes) = $0 { return bytes.count == 1000 } else { return false } })
+        #expect(
+            found.allSatisfy { if case .bytes(_, let bytes) = $0 { return bytes.count == 1000 } else { return false } })
     }
 }

@@ -29,8 +29,12 @@ struct NaNRequest: Request {
     @Test func outcomeLinesHaveTheirKeysInOrder() async throws {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
-        let result = try await replay(#"{"id":7,"body":null,"name":"productCartGetState"}"# + "\n", router: router, source: "x.ndjson")
-        #expect(result.ndjson == #"{"line":1,"source":"x.ndjson","id":7,"name":"productCartGetState","outcome":"replied","reply":{"offers":[],"price":"0","priceCurrency":""}}"# + "\n")
+        let result = try await replay(
+            #"{"id":7,"body":null,"name":"productCartGetState"}"# + "\n", router: router, source: "x.ndjson")
+        #expect(
+            result.ndjson
+                == #"{"line":1,"source":"x.ndjson","id":7,"name":"productCartGetState","outcome":"replied","reply":{"offers":[],"price":"0","priceCurrency":""}}"#
+                + "\n")
         _ = commerce
     }
 
@@ -55,7 +59,8 @@ struct NaNRequest: Request {
             }
         }
         let ready = router.on(SDKReady.self) { _, _ in order.withLock { $0.append("sdkReady") } }
-        let result = try await replay(#"{"name":"slowRequest"}"# + "\n" + #"{"name":"sdkReady"}"# + "\n", router: router)
+        let result = try await replay(
+            #"{"name":"slowRequest"}"# + "\n" + #"{"name":"sdkReady"}"# + "\n", router: router)
         #expect(result.outcomes.map(\.kind) == [.replied, .handled])
         #expect(result.outcomes.first?.replyJSON == Array(#"{"n":1}"#.utf8))
         #expect(order.withLock { $0 } == ["replied", "sdkReady"])
@@ -124,10 +129,13 @@ struct NaNRequest: Request {
     @Test func invalidBodiesGiveThePathAndMessage() async throws {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
-        let line = #"{"name":"productCartUpdate","body":{"offer":{"offerId":"a","imageUrls":[],"availability":1,"quantity":"2"}}}"#
+        let line =
+            #"{"name":"productCartUpdate","body":{"offer":{"offerId":"a","imageUrls":[],"availability":1,"quantity":"2"}}}"#
         let result = try await replay(line, router: router)
-        #expect(result.outcomes.first?.error == WireError(
-            path: "body.offer.quantity", message: "Expected to decode Int but found a string instead."))
+        #expect(
+            result.outcomes.first?.error
+                == WireError(
+                    path: "body.offer.quantity", message: "Expected to decode Int but found a string instead."))
         _ = commerce
     }
 
@@ -143,8 +151,9 @@ struct NaNRequest: Request {
         #expect(session.summary[.unhandled] == 1)
         #expect(session.summary[.malformed] == 1)
         #expect(session.summary.exitStatus == 1)
-        #expect(session.summary.description.hasPrefix(
-            "3 messages: 1 handled, 0 replied, 0 failed, 0 invalid, 1 unhandled, 1 malformed ("))
+        #expect(
+            session.summary.description.hasPrefix(
+                "3 messages: 1 handled, 0 replied, 0 failed, 0 invalid, 1 unhandled, 1 malformed ("))
         _ = commerce
     }
 
@@ -154,7 +163,9 @@ struct NaNRequest: Request {
         let commerce = try router.installReferenceCommerce()
         let personalised = Locked<[String]>([])
         let tracker = router.on(WishlistEntryUpdate.self) { update, context in
-            if update.isWishlisted, try context.decode(CustomWishlistData?.self, at: "customData")?.isPersonalisable == true {
+            if update.isWishlisted,
+                try context.decode(CustomWishlistData?.self, at: "customData")?.isPersonalisable == true
+            {
                 personalised.withLock { $0.append(update.id.productId) }
             }
         }
@@ -166,9 +177,11 @@ struct NaNRequest: Request {
         let result = try await replay(input, router: router)
         #expect(result.outcomes.map(\.kind) == [.handled, .handled, .replied])
         #expect(personalised.withLock { $0 } == ["1234"])
-        #expect(commerce.wishlist.entries.first?.customData == .object([
-            "isPersonalisable": .bool(true), "n": .number(JSONNumber(unchecked: "1.50")),
-        ]))
+        #expect(
+            commerce.wishlist.entries.first?.customData
+                == .object([
+                    "isPersonalisable": .bool(true), "n": .number(JSONNumber(unchecked: "1.50")),
+                ]))
         tracker.cancel()
     }
 

@@ -113,7 +113,8 @@ public enum ChannelNameError: Error, Hashable, Sendable, CustomStringConvertible
             return "channel name is \(byteCount) bytes long; the limit is \(limit)"
         case .controlCharacter(let scalar, let offset):
             let hex = String(scalar, radix: 16, uppercase: true)
-            return "channel name holds control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) at offset \(offset)"
+            return
+                "channel name holds control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) at offset \(offset)"
         }
     }
 }

@@ -448,7 +448,8 @@ class DecoderCore<Source: BodySource> {
         if case .null = kind {
             return .valueNotFound(
                 type,
-                .init(codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead")
+                .init(
+                    codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead")
             )
         }
         return .typeMismatch(
@@ -458,7 +459,8 @@ class DecoderCore<Source: BodySource> {
     }
 
     /// A number outside the range (or precision) of the type it decodes as.
-    final func notRepresentable(_ number: BodyNumber, _ node: DecodingPath, _ component: DecodingStep) -> DecodingError {
+    final func notRepresentable(_ number: BodyNumber, _ node: DecodingPath, _ component: DecodingStep) -> DecodingError
+    {
         .dataCorrupted(
             .init(
                 codingPath: node.codingPath(appending: component),

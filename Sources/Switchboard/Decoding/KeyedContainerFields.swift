@@ -95,14 +95,18 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     final func nestedKeyed<NestedKey: CodingKey>(
         _ type: NestedKey.Type, _ key: any CodingKey
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        guard let value = try member(key, ifPresent: false) else { throw DecodingError.valueNotFound(type, .init(codingPath: node.codingPath, debugDescription: "")) }
+        guard let value = try member(key, ifPresent: false) else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: node.codingPath, debugDescription: ""))
+        }
         let child = node.appending(.key(key))
         let object = try decoder.core.objectContainer(value, child)
         return decoder.keyedContainer(object, child, keyedBy: NestedKey.self)
     }
 
     final func nestedUnkeyed(_ key: any CodingKey) throws -> any UnkeyedDecodingContainer {
-        guard let value = try member(key, ifPresent: false) else { throw DecodingError.valueNotFound([Any].self, .init(codingPath: node.codingPath, debugDescription: "")) }
+        guard let value = try member(key, ifPresent: false) else {
+            throw DecodingError.valueNotFound([Any].self, .init(codingPath: node.codingPath, debugDescription: ""))
+        }
         let child = node.appending(.key(key))
         let array = try decoder.core.arrayContainer(value, child)
         return Owner.Unkeyed(decoder: decoder, array: array, node: child)

@@ -49,7 +49,11 @@ extension SourceKeyedContainer {
 
     /// `keyNotFound` for `key` (never thrown: a decode with `ifPresent: false` throws it itself).
     private func missing(_ key: Key) -> DecodingError {
-        .keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        .keyNotFound(
+            key,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -97,7 +101,9 @@ extension SourceKeyedContainer {
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try string(key, ifPresent: true) }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try double(key, ifPresent: true) }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try float(key, ifPresent: true) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integer(Int.self, key, ifPresent: true) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try integer(Int.self, key, ifPresent: true)
+    }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         try integer(Int8.self, key, ifPresent: true)
     }

@@ -454,7 +454,9 @@ func box<T: Encodable>(
     if type == JSONValue.self, let json = value as? JSONValue { return .json(json) }
     if type == Date.self, let date = value as? Date { return try boxDate(date, parent: parent, key: key) }
     if type == URL.self, let url = value as? URL { return .string(url.absoluteString) }
-    if type == Decimal.self, let decimal = value as? Decimal { return try boxDecimal(decimal, parent: parent, key: key) }
+    if type == Decimal.self, let decimal = value as? Decimal {
+        return try boxDecimal(decimal, parent: parent, key: key)
+    }
     if type == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
     let path = key.map { PathNode(parent: parent, key: $0) } ?? parent
     let encoder = NodeEncoder(state: state, path: path)

@@ -182,18 +182,54 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
         sink.writer.write(value)
     }
 
-    func encode(_ value: Double) throws { try single(); try sink.write(value) }
-    func encode(_ value: Float) throws { try single(); try sink.write(value) }
-    func encode(_ value: Int) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: Int8) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: Int16) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: Int32) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: Int64) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: UInt) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: UInt8) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: UInt16) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: UInt32) throws { try single(); sink.write(integer: value) }
-    func encode(_ value: UInt64) throws { try single(); sink.write(integer: value) }
+    func encode(_ value: Double) throws {
+        try single()
+        try sink.write(value)
+    }
+    func encode(_ value: Float) throws {
+        try single()
+        try sink.write(value)
+    }
+    func encode(_ value: Int) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: Int8) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: Int16) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: Int32) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: Int64) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: UInt) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: UInt8) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: UInt16) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: UInt32) throws {
+        try single()
+        sink.write(integer: value)
+    }
+    func encode(_ value: UInt64) throws {
+        try single()
+        sink.write(integer: value)
+    }
 
     func encode<T: Encodable>(_ value: T) throws {
         try single()

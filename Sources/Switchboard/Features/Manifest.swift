@@ -23,7 +23,7 @@ public struct Manifest: Hashable, Sendable, Codable {
     init(table: Router.RoutingTable, features: [String: Feature]) {
         var live: [Channel] = []
         live.reserveCapacity(table.count)
-        table.forEach { channel, route in
+        table.forEachRoute { channel, route in
             if route.isLive { live.append(channel) }
         }
         var enabled: [String: Bool] = [:]

@@ -7,12 +7,17 @@ extension JSONParser {
         guard let (length, low, high) = UTF8LeadByte.bounds(lead) else {
             switch lead {
             case 0x80...0xBF:
-                throw fail(.invalidUTF8, "invalid UTF-8: unexpected continuation byte 0x\(hex(UInt32(lead), digits: 2))", at: index)
+                throw fail(
+                    .invalidUTF8, "invalid UTF-8: unexpected continuation byte 0x\(hex(UInt32(lead), digits: 2))",
+                    at: index)
             case 0xC0, 0xC1:
-                throw fail(.invalidUTF8, "invalid UTF-8: overlong encoding (lead byte 0x\(hex(UInt32(lead), digits: 2)))", at: index)
+                throw fail(
+                    .invalidUTF8, "invalid UTF-8: overlong encoding (lead byte 0x\(hex(UInt32(lead), digits: 2)))",
+                    at: index)
             default:
                 throw fail(
-                    .invalidUTF8, "invalid UTF-8: byte 0x\(hex(UInt32(lead), digits: 2)) never appears in UTF-8", at: index)
+                    .invalidUTF8, "invalid UTF-8: byte 0x\(hex(UInt32(lead), digits: 2)) never appears in UTF-8",
+                    at: index)
             }
         }
         guard index + length <= count else {

@@ -188,7 +188,9 @@ struct JSONParser {
             return fail(.unexpectedEndOfInput, "unexpected end of input, expected \(expected)", at: offset)
         }
         let byte = input[offset]
-        if byte == JSONASCII.slash, offset + 1 < count, input[offset + 1] == JSONASCII.slash || input[offset + 1] == 0x2A {
+        if byte == JSONASCII.slash, offset + 1 < count,
+            input[offset + 1] == JSONASCII.slash || input[offset + 1] == 0x2A
+        {
             return fail(.comment, "comments are not allowed in JSON", at: offset)
         }
         if byte == JSONASCII.apostrophe {
@@ -203,7 +205,9 @@ struct JSONParser {
     mutating func skipWhitespace() {
         while position < count {
             let byte = input[position]
-            guard byte == JSONASCII.space || byte == JSONASCII.newline || byte == JSONASCII.carriageReturn || byte == JSONASCII.tab
+            guard
+                byte == JSONASCII.space || byte == JSONASCII.newline || byte == JSONASCII.carriageReturn
+                    || byte == JSONASCII.tab
             else { return }
             position += 1
         }
@@ -217,7 +221,9 @@ struct JSONParser {
         }
         skipWhitespace()
         if position >= count {
-            throw fail(.unexpectedEndOfInput, count == 0 ? "empty input, expected a value" : "expected a value, found only whitespace", at: position)
+            throw fail(
+                .unexpectedEndOfInput,
+                count == 0 ? "empty input, expected a value" : "expected a value, found only whitespace", at: position)
         }
         nextValue: while true {
             skipWhitespace()
@@ -332,7 +338,9 @@ struct JSONParser {
         for index in 0..<count {
             let key = keys[frame.keyStart + index]
             if members.updateValue(values[frame.valueStart + index], forKey: key) != nil {
-                throw fail(.duplicateKey(key), "duplicate key \(quoted(key)) in object", at: keyOffsets[frame.keyStart + index])
+                throw fail(
+                    .duplicateKey(key), "duplicate key \(quoted(key)) in object", at: keyOffsets[frame.keyStart + index]
+                )
             }
         }
         keys.removeSubrange(frame.keyStart...)
@@ -382,7 +390,9 @@ struct JSONParser {
         var end = start
         while end < count, end - start < 32 {
             let byte = input[end] | 0x20
-            guard (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || input[end] == JSONASCII.minus else { break }
+            guard (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || input[end] == JSONASCII.minus else {
+                break
+            }
             end += 1
         }
         let word = String(decoding: UnsafeBufferPointer(rebasing: input[start..<end]), as: UTF8.self)
@@ -433,7 +443,9 @@ struct JSONParser {
         }
         if position < count && (input[position] | 0x20) == UInt8(ascii: "e") {
             position += 1
-            if position < count && (input[position] == JSONASCII.plus || input[position] == JSONASCII.minus) { position += 1 }
+            if position < count && (input[position] == JSONASCII.plus || input[position] == JSONASCII.minus) {
+                position += 1
+            }
             guard isDigit(at: position) else {
                 throw fail(.invalidNumber, "invalid number, expected a digit in the exponent", at: position)
             }
@@ -520,7 +532,8 @@ struct JSONParser {
         case UInt8(ascii: "u"):
             return try parseUnicodeEscape(at: index)
         default:
-            throw fail(.invalidEscape, "invalid escape '\\\(describe(at: index + 1).trimmingQuotes)' in string", at: index)
+            throw fail(
+                .invalidEscape, "invalid escape '\\\(describe(at: index + 1).trimmingQuotes)' in string", at: index)
         }
         scratch.append(simple)
         return index + 2

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A parsed JSON document kept as its bytes plus a flat "tape" of entries that
@@ -43,7 +43,8 @@ package final class JSONTape: @unchecked Sendable {
 
     /// What an entry is.
     package enum Kind: UInt8 {
-        case null = 0, `false`, `true`, number, string, array, object
+        case null = 0
+        case `false`, `true`, number, string, array, object
     }
 
     /// Entry flags.
@@ -67,7 +68,9 @@ package final class JSONTape: @unchecked Sendable {
     /// The number of entries.
     package let entryCount: Int
 
-    private init(bytes: UnsafeMutablePointer<UInt8>, byteCount: Int, entries: UnsafeMutablePointer<Entry>, entryCount: Int) {
+    private init(
+        bytes: UnsafeMutablePointer<UInt8>, byteCount: Int, entries: UnsafeMutablePointer<Entry>, entryCount: Int
+    ) {
         self.bytes = bytes
         self.byteCount = byteCount
         self.entries = entries
@@ -181,14 +184,16 @@ package final class JSONTape: @unchecked Sendable {
         let b = UnsafeRawPointer(second)
         var offset = 0
         while offset &+ 8 <= count {
-            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            guard
+                a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             else { return false }
             offset &+= 8
         }
         if offset &+ 4 <= count {
-            guard a.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                == b.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            guard
+                a.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
             else { return false }
             offset &+= 4
         }

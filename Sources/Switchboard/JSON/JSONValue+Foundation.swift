@@ -138,7 +138,9 @@ extension JSONNumber {
         if let int = Int(text) { return .int(int) }
         if let uint = UInt64(text) { return .uint(uint) }
         let decimal = Decimal(string: text, locale: nil).flatMap { $0.isNaN ? nil : $0 }
-        let isInteger = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        let isInteger = !text.utf8.contains {
+            $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+        }
         if !isInteger, let double = Double(text), double.isFinite {
             if let decimal, Decimal(string: double.description, locale: nil) == decimal { return .double(double) }
             if decimal == nil { return .double(double) }

@@ -252,7 +252,8 @@ public struct JSONWriter: Sendable {
 
     /// Writes an array whose elements `body` writes.
     /// - Parameter body: writes the elements into the writer it is given.
-    public mutating func writeArray<Failure: Error>(_ body: (inout JSONWriter) throws(Failure) -> Void) throws(Failure) {
+    public mutating func writeArray<Failure: Error>(_ body: (inout JSONWriter) throws(Failure) -> Void) throws(Failure)
+    {
         beginArray()
         try body(&self)
         endArray()
@@ -260,7 +261,8 @@ public struct JSONWriter: Sendable {
 
     /// Writes an object whose keys and values `body` writes.
     /// - Parameter body: writes `key(_:)` then a value, for each member.
-    public mutating func writeObject<Failure: Error>(_ body: (inout JSONWriter) throws(Failure) -> Void) throws(Failure) {
+    public mutating func writeObject<Failure: Error>(_ body: (inout JSONWriter) throws(Failure) -> Void) throws(Failure)
+    {
         beginObject()
         try body(&self)
         endObject()
@@ -436,7 +438,6 @@ public struct JSONWriter: Sendable {
         if text.hasSuffix(".0") { text.removeLast(2) }
         text.withUTF8 { append($0) }
     }
-
 
     /// Appends `value` quoted and escaped, with a comma before it and a colon after it when asked.
     @inline(__always)

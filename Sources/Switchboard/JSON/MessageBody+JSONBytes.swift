@@ -21,7 +21,8 @@ extension MessageBody {
     /// - Throws: ``JSONReadError`` saying what is wrong and where; a text over
     ///   `maxBytes` is ``JSONReadError/Kind/tooLarge(limit:)`` and is not read at all.
     public init(
-        jsonBytes bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512, maxBytes: Int = MessageBody.defaultMaxJSONBytes
+        jsonBytes bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512,
+        maxBytes: Int = MessageBody.defaultMaxJSONBytes
     ) throws(JSONReadError) {
         if bytes.count > maxBytes {
             let limit = max(0, maxBytes)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - Scratch space
@@ -392,7 +392,8 @@ struct TapeParser {
             if !plain || members > 32 {
                 var seen = Set<String>(minimumCapacity: members)
                 for key in keys.prefix(found) {
-                    let raw = UnsafeBufferPointer(start: base + Int(entries[key].offset), count: Int(entries[key].length))
+                    let raw = UnsafeBufferPointer(
+                        start: base + Int(entries[key].offset), count: Int(entries[key].length))
                     let text =
                         entries[key].flags & JSONTape.Flags.escaped != 0
                         ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)

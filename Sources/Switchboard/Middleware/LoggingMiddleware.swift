@@ -149,7 +149,8 @@ struct BodyRenderer {
         switch value {
         case is NSNull: emit("null")
         case let bool as Bool where type(of: value) == Bool.self: emit(bool ? "true" : "false")
-        case let number as NSNumber where !(type(of: value) is any BinaryInteger.Type)
+        case let number as NSNumber
+        where !(type(of: value) is any BinaryInteger.Type)
             && !(type(of: value) is any BinaryFloatingPoint.Type):
             emit(LoggingMiddlewareNumbers.text(of: number))
         case let integer as any BinaryInteger: emit(String(describing: integer))

@@ -152,7 +152,8 @@ final class ChainRun: @unchecked Sendable {
             let outcome = Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
                 // Checked right before the call: once `cancel()` has returned, the middleware is skipped.
                 entry.cancelled.isCancelled
-                    ? run(message, from: index &+ 1) : entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
+                    ? run(message, from: index &+ 1)
+                    : entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
             }
             if case .stopped(let reason) = outcome {
                 noteStop(reason: reason, at: index, channel: message.channel, chain: chain)

@@ -233,7 +233,8 @@ extension Router {
             reply?.answer(.failure(.noResponder(channel)))
             return failures.isEmpty
                 ? .handled(count: handlers.count)
-                : .failed(HandlerFailure(channel: channel, errors: failures, succeeded: handlers.count - failures.count))
+                : .failed(
+                    HandlerFailure(channel: channel, errors: failures, succeeded: handlers.count - failures.count))
         }
         guard let result = replyState.result else {
             replyState.armDeadline(responder.deadline ?? options.defaultDeadline)

@@ -99,7 +99,9 @@ public struct MessageBody: @unchecked Sendable {
     ///
     /// A missing key, or a body that is not an object, decodes as `nil` when `T`
     /// is optional, as in `decodeIfPresent`.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, at key: String, options: DecodingOptions = DecodingOptions())
+    public func decode<T: Decodable>(
+        _ type: T.Type = T.self, at key: String, options: DecodingOptions = DecodingOptions()
+    )
         throws(BodyDecodingError) -> T
     {
         let decoder = BodyDecoder(options: options)
@@ -139,7 +141,8 @@ extension MessageBody: CustomStringConvertible, CustomReflectable {
         case .absent: return Mirror(self, children: [:], displayStyle: .enum)
         case .foundation(let tree): return Mirror(self, children: ["foundation": tree.value], displayStyle: .enum)
         case .json(let value): return Mirror(self, children: ["json": value], displayStyle: .enum)
-        case .tape(let tape, let index): return Mirror(self, children: ["json": tape.jsonValue(index)], displayStyle: .enum)
+        case .tape(let tape, let index):
+            return Mirror(self, children: ["json": tape.jsonValue(index)], displayStyle: .enum)
         }
     }
 }

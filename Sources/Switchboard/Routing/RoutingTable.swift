@@ -59,8 +59,8 @@ extension Router {
         }
 
         /// Calls `body` with every channel and its route (in no particular order).
-        func forEach(_ body: (Channel, Route) -> Void) {
-            root?.forEach(body)
+        func forEachRoute(_ body: (Channel, Route) -> Void) {
+            root?.forEachRoute(body)
         }
 
         /// FNV-1a over the name's UTF-8 bytes (over its NFC form when it is not ASCII); never 0.
@@ -143,7 +143,8 @@ extension Router {
                     return .node(node)
                 }
             case .collision(let leaves):
-                guard let slot = collisionSetting(leaves, hash: hash, name: name, leaf: leaf, shift: shift, delta: &delta)
+                guard
+                    let slot = collisionSetting(leaves, hash: hash, name: name, leaf: leaf, shift: shift, delta: &delta)
                 else { return self }
                 replacement = slot
             }
@@ -199,15 +200,16 @@ extension Router {
             if firstWay == secondWay {
                 return .node(TrieNode(bitmap: 1 &<< firstWay, slots: [joining(first, second, shift: shift &+ 5)]))
             }
-            let slots: [TrieSlot] = firstWay < secondWay ? [.leaf(first), .leaf(second)] : [.leaf(second), .leaf(first)]
+            let slots: [TrieSlot] =
+                firstWay < secondWay ? [.leaf(first), .leaf(second)] : [.leaf(second), .leaf(first)]
             return .node(TrieNode(bitmap: (1 &<< firstWay) | (1 &<< secondWay), slots: slots))
         }
 
-        func forEach(_ body: (Channel, Route) -> Void) {
+        func forEachRoute(_ body: (Channel, Route) -> Void) {
             for slot in slots {
                 switch slot {
                 case .leaf(let leaf): body(Channel(uncheckedName: leaf.name), leaf.route)
-                case .node(let node): node.forEach(body)
+                case .node(let node): node.forEachRoute(body)
                 case .collision(let leaves):
                     for leaf in leaves { body(Channel(uncheckedName: leaf.name), leaf.route) }
                 }

@@ -227,7 +227,8 @@ public final class Cart: Sendable {
             }
             // (`Term` is a trivial type: plain values, nothing to deinitialize.)
             scratch.initializeElement(at: index, to: CartTotals.Term(price: price, quantity: offers[index].quantity))
-            scratch.initializeElement(at: count + index, to: CartTotals.Term(price: old, quantity: offers[index].quantity))
+            scratch.initializeElement(
+                at: count + index, to: CartTotals.Term(price: old, quantity: offers[index].quantity))
         }
         if mixed {
             // Distinct currencies in order of appearance, sorted for the message.

@@ -30,7 +30,8 @@ struct CartTotals {
         /// The price as a `Decimal` (made when asked: the integer path does not need it).
         var value: Decimal {
             switch exact {
-            case .scaled(let scaled): return Decimal(sign: .plus, exponent: -fractionDigits, significand: Decimal(scaled))
+            case .scaled(let scaled):
+                return Decimal(sign: .plus, exponent: -fractionDigits, significand: Decimal(scaled))
             case .decimal(let value): return value
             }
         }

@@ -77,7 +77,7 @@ struct InsertionOrderedStore<Key: Hashable, Element> {
     }
 
     /// Calls `body` with each element, in insertion order.
-    func forEach(_ body: (Element) throws -> Void) rethrows {
+    func forEachElement(_ body: (Element) throws -> Void) rethrows {
         for slot in slots {
             if let slot { try body(slot.element) }
         }
@@ -95,7 +95,7 @@ struct InsertionOrderedStore<Key: Hashable, Element> {
     var elements: [Element] {
         var elements: [Element] = []
         elements.reserveCapacity(count)
-        forEach { elements.append($0) }
+        forEachElement { elements.append($0) }
         return elements
     }
 

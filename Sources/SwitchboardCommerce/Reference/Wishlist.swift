@@ -30,7 +30,7 @@ public final class Wishlist: Sendable {
         state.withLock { state in
             var entries: [WishlistEntry] = []
             entries.reserveCapacity(state.entries.count)
-            state.entries.forEach { entries.append($0.entry) }
+            state.entries.forEachElement { entries.append($0.entry) }
             return entries
         }
     }
@@ -54,7 +54,7 @@ public final class Wishlist: Sendable {
             Wishlist.apply(update, to: &state)
             var entries: [WishlistEntry] = []
             entries.reserveCapacity(state.entries.count)
-            state.entries.forEach { entries.append($0.entry) }
+            state.entries.forEachElement { entries.append($0.entry) }
             return WishlistState(entries: entries)
         }
     }
@@ -71,7 +71,8 @@ public final class Wishlist: Sendable {
             state.entries.remove(id)
             return
         }
-        let entry = WishlistEntry(id: update.id, title: update.title, price: update.price, customData: update.customData)
+        let entry = WishlistEntry(
+            id: update.id, title: update.title, price: update.price, customData: update.customData)
         let refreshed: Void? = state.entries.modify(id) { (stored: inout Stored) in
             stored = Stored(entry: entry)
         }

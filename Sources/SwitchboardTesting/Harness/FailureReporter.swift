@@ -1,10 +1,10 @@
 import Switchboard
 
 #if canImport(Testing)
-import Testing
+    import Testing
 #endif
 #if canImport(XCTest)
-import XCTest
+    import XCTest
 #endif
 
 /// One test failure the ``StrictHarness`` found, with the place in the test it belongs to.
@@ -57,19 +57,19 @@ public struct FailureReporter: Sendable {
     /// Swift Testing's `Issue.record` inside a Swift Testing test, else `XCTFail`.
     public static let automatic = FailureReporter { failure in
         #if canImport(Testing)
-        if Test.current != nil {
-            Issue.record(
-                Comment(rawValue: failure.message),
-                sourceLocation: SourceLocation(
-                    fileID: "\(failure.fileID)", filePath: "\(failure.filePath)",
-                    line: Int(failure.line), column: Int(failure.column)))
-            return
-        }
+            if Test.current != nil {
+                Issue.record(
+                    Comment(rawValue: failure.message),
+                    sourceLocation: SourceLocation(
+                        fileID: "\(failure.fileID)", filePath: "\(failure.filePath)",
+                        line: Int(failure.line), column: Int(failure.column)))
+                return
+            }
         #endif
         #if canImport(XCTest)
-        XCTFail(failure.message, file: failure.filePath, line: failure.line)
+            XCTFail(failure.message, file: failure.filePath, line: failure.line)
         #else
-        print("error: \(failure.filePath):\(failure.line): \(failure.message)")
+            print("error: \(failure.filePath):\(failure.line): \(failure.message)")
         #endif
     }
 

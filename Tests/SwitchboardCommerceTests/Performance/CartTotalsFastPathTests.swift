@@ -7,15 +7,19 @@ import Testing
     @Test func theIntegerPathGivesTheDecimalPathsText() throws {
         var state: UInt64 = 3
         func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 11
         }
-        let shapes = ["0", "7", "10.50", "0.05", "35.99", "180.00", "1.5", "99999999.99", "123456789012345678", "0.000001", "12.3456789"]
+        let shapes = [
+            "0", "7", "10.50", "0.05", "35.99", "180.00", "1.5", "99999999.99", "123456789012345678", "0.000001",
+            "12.3456789",
+        ]
         var compared = 0
         for _ in 0..<3000 {
             var terms: [CartTotals.Term] = []
             for _ in 0..<Int(next() % 5) {
-                let text = next() % 3 == 0 ? shapes[Int(next() % UInt64(shapes.count))] : "\(next() % 100_000).\(next() % 100)"
+                let text =
+                    next() % 3 == 0 ? shapes[Int(next() % UInt64(shapes.count))] : "\(next() % 100_000).\(next() % 100)"
                 let price = try #require(CartTotals.parse(text), "\(text)")
                 let quantity = [0, 1, 2, 3, 12, 1000, Int(Int32.max)][Int(next() % 7)]
                 terms.append(CartTotals.Term(price: price, quantity: quantity))

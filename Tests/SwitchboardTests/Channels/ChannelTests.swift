@@ -7,7 +7,9 @@ import Testing
         #expect(try Channel(validating: "café-ünïcode").name == "café-ünïcode")
         #expect(throws: ChannelNameError.empty) { try Channel(validating: "") }
         #expect(throws: ChannelNameError.controlCharacter(scalar: 0x09, offset: 2)) { try Channel(validating: "ab\tc") }
-        #expect(throws: ChannelNameError.controlCharacter(scalar: 0x7F, offset: 0)) { try Channel(validating: "\u{7F}") }
+        #expect(throws: ChannelNameError.controlCharacter(scalar: 0x7F, offset: 0)) {
+            try Channel(validating: "\u{7F}")
+        }
         // C1 controls are control characters too, past non-ASCII text (offsets count scalars).
         #expect(throws: ChannelNameError.controlCharacter(scalar: 0x85, offset: 2)) {
             try Channel(validating: "é1\u{85}")

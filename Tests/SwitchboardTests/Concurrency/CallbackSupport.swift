@@ -50,7 +50,12 @@ func finishesWithoutDeadlock(
 final class Slot<Value: Sendable>: Sendable {
     let value: Locked<Value?>
     init(_ value: Value?) { self.value = Locked(value) }
-    func take() -> Value? { value.withLock { stored in defer { stored = nil }; return stored } }
+    func take() -> Value? {
+        value.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
+    }
 }
 
 struct Knock: Event {

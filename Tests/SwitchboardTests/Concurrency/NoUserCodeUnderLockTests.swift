@@ -39,7 +39,8 @@ import Testing
         let first = router.on(Knock.self) { [owner] _ in _ = owner }
         owner?.tokens = [first, router.on(Other.self) { _ in }]
         owner = nil  // now only the first handler holds the owner (and so its tokens)
-        guard finishesWithoutDeadlock("replaceHandlers", { _ = router.replaceHandlers(of: Knock.self) { _, _ in } }) else { return }
+        guard finishesWithoutDeadlock("replaceHandlers", { _ = router.replaceHandlers(of: Knock.self) { _, _ in } })
+        else { return }
         #expect(!router.isHandled(Other.channel))
     }
 
@@ -53,10 +54,14 @@ import Testing
             reply(.success(request.n))
         }
         _ = consume probe
-        guard finishesWithoutDeadlock("replaceResponder", {
-            let second = router.replaceResponder(of: Ask.self) { request, reply in reply(.success(-request.n)) }
-            withExtendedLifetime(second) {}
-        }) else { return }
+        guard
+            finishesWithoutDeadlock(
+                "replaceResponder",
+                {
+                    let second = router.replaceResponder(of: Ask.self) { request, reply in reply(.success(-request.n)) }
+                    withExtendedLifetime(second) {}
+                })
+        else { return }
         #expect(received.count == 1)
         withExtendedLifetime(first) {}
     }
@@ -77,10 +82,14 @@ import Testing
             _ = router.on(Other.self) { _ in }
         }
         #expect(results.count == 0)
-        guard finishesWithoutDeadlock("replaceResponder dropping a pending reply", {
-            let second = router.replaceResponder(of: Ask.self) { request, reply in reply(.success(request.n)) }
-            withExtendedLifetime(second) {}
-        }) else { return }
+        guard
+            finishesWithoutDeadlock(
+                "replaceResponder dropping a pending reply",
+                {
+                    let second = router.replaceResponder(of: Ask.self) { request, reply in reply(.success(request.n)) }
+                    withExtendedLifetime(second) {}
+                })
+        else { return }
         #expect(results.all == ["dropped"])
         withExtendedLifetime(first) {}
     }
@@ -89,10 +98,11 @@ import Testing
         let router = Router()
         let added = Slot<Registration>(nil)
         let probe = CallsBackOnDeinit { added.value.withLock { $0 = router.use(Middleware { $1($0) }) } }
-        let token = router.use(Middleware { [probe] message, next in
-            probe.touch()
-            return next(message)
-        })
+        let token = router.use(
+            Middleware { [probe] message, next in
+                probe.touch()
+                return next(message)
+            })
         _ = consume probe
         guard finishesWithoutDeadlock("cancel of middleware", { token.cancel() }) else { return }
         #expect(added.value.withLock { $0 != nil })
@@ -150,11 +160,17 @@ import Testing
         // Overflow: keepLast pushes the first message out.
         router.setBufferPolicy(.keepLast, for: Knock.channel)
         _ = router.receive(Message(channel: Knock.channel, body: ["n": 1, "probe": probe()]))
-        guard finishesWithoutDeadlock("overflow", {
-            _ = router.receive(Message(channel: Knock.channel, body: ["n": 2, "probe": probe()]))
-        }) else { return }
+        guard
+            finishesWithoutDeadlock(
+                "overflow",
+                {
+                    _ = router.receive(Message(channel: Knock.channel, body: ["n": 2, "probe": probe()]))
+                })
+        else { return }
         // Shrinking: switching to drop discards the kept one.
-        guard finishesWithoutDeadlock("setBufferPolicy", { router.setBufferPolicy(.drop, for: Knock.channel) }) else { return }
+        guard finishesWithoutDeadlock("setBufferPolicy", { router.setBufferPolicy(.drop, for: Knock.channel) }) else {
+            return
+        }
         // Expiry.
         router.setBufferPolicy(.keep(max: 5, for: .milliseconds(1)), for: Other.channel)
         _ = router.receive(Message(channel: Other.channel, body: ["probe": probe()]))
@@ -165,19 +181,23 @@ import Testing
 
     @Test func aRouterFreedWithKeptRequestsAndHandlersThatHoldItsTokens() async {
         let results = RouterRecorder<String>()
-        guard finishesWithoutDeadlock("router deinit", {
-            var router: Router? = Router(options: RouterOptions(defaultDeadline: .milliseconds(20)))
-            router?.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Ask.channel)
-            _ = router?.receive(Message(channel: Ask.channel, body: ["n": 1])) { result in
-                if case .failure(let failure) = result { results.append(failure.kind) }
-            }
-            let token = Slot(router?.on(Other.self) { _ in })
-            // A handler holding the router's own token: freed with the router, it cancels it.
-            var knock = router?.on(Knock.self) { [token] _ in _ = token }
-            router = nil
-            knock = nil
-            _ = knock
-        }) else { return }
+        guard
+            finishesWithoutDeadlock(
+                "router deinit",
+                {
+                    var router: Router? = Router(options: RouterOptions(defaultDeadline: .milliseconds(20)))
+                    router?.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Ask.channel)
+                    _ = router?.receive(Message(channel: Ask.channel, body: ["n": 1])) { result in
+                        if case .failure(let failure) = result { results.append(failure.kind) }
+                    }
+                    let token = Slot(router?.on(Other.self) { _ in })
+                    // A handler holding the router's own token: freed with the router, it cancels it.
+                    var knock = router?.on(Knock.self) { [token] _ in _ = token }
+                    router = nil
+                    knock = nil
+                    _ = knock
+                })
+        else { return }
         // The kept request's caller is answered once, whatever happens first (its deadline, or its release).
         #expect(await Stress.eventually(within: .seconds(10)) { results.count == 1 })
         try? await Task.sleep(for: .milliseconds(50))

@@ -118,8 +118,12 @@ private let probes: [Probe] = [
         for document in documents {
             let (foundation, body, json) = probe.run(document)
             let unordered = probe.unorderedMembers
-            #expect(agree(body, foundation, unordered: unordered, isBool: probe.name == "Box<Bool>"), "\(probe) from \(document): body decoder \(body), JSONDecoder \(foundation)")
-            #expect(agree(json, foundation, unordered: unordered, isBool: probe.name == "Box<Bool>"), "\(probe) from \(document) as JSONValue: \(json), JSONDecoder \(foundation)")
+            #expect(
+                agree(body, foundation, unordered: unordered, isBool: probe.name == "Box<Bool>"),
+                "\(probe) from \(document): body decoder \(body), JSONDecoder \(foundation)")
+            #expect(
+                agree(json, foundation, unordered: unordered, isBool: probe.name == "Box<Bool>"),
+                "\(probe) from \(document) as JSONValue: \(json), JSONDecoder \(foundation)")
             compared += 1
         }
         #expect(compared == documents.count)
@@ -135,7 +139,8 @@ private let probes: [Probe] = [
 
     @Test func outOfRangeNumbersAreDataCorruptedInBothButOnlyOursHasThePath() {
         let (foundation, body, _) = Probe.of(Box<UInt8>.self).run(#"{"v":300}"#)
-        guard case .failure("dataCorrupted", let theirs) = foundation, case .failure("dataCorrupted", let ours) = body else {
+        guard case .failure("dataCorrupted", let theirs) = foundation, case .failure("dataCorrupted", let ours) = body
+        else {
             Issue.record("expected dataCorrupted from both, got \(foundation) and \(body)")
             return
         }

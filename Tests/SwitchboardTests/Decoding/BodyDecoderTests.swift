@@ -183,19 +183,25 @@ private struct Pair: Decodable {
     }
 
     @Test func integersAtTheEdgesOfTheirRangesDecode() throws {
-        #expect(try decoder.decode(UInt64.self, from: try foundationTree("12345678901234567890")) == 12_345_678_901_234_567_890)
+        #expect(
+            try decoder.decode(UInt64.self, from: try foundationTree("12345678901234567890"))
+                == 12_345_678_901_234_567_890)
         #expect(try decoder.decode(Int64.self, from: try foundationTree("-9223372036854775808")) == .min)
         #expect(try decoder.decode(Int64.self, from: try foundationTree("9223372036854775807")) == .max)
         #expect(try decoder.decode(UInt8.self, from: try foundationTree("255")) == 255)
         #expect(try decoder.decode(Int8.self, from: try foundationTree("-128")) == -128)
         #expect(try decoder.decode(UInt.self, from: try foundationTree("-0")) == 0)
-        #expect(try decoder.decode(UInt64.self, from: JSONValue.number(JSONNumber(unchecked: "18446744073709551615"))) == .max)
+        #expect(
+            try decoder.decode(UInt64.self, from: JSONValue.number(JSONNumber(unchecked: "18446744073709551615")))
+                == .max)
     }
 
     @Test func doublesAndFloatsAcceptIntegers() throws {
         #expect(try decoder.decode(Double.self, from: try foundationTree("1")) == 1.0)
         #expect(try decoder.decode(Float.self, from: try foundationTree("3")) == 3.0)
-        #expect(try decoder.decode(Double.self, from: try foundationTree("12345678901234567890")) == 12_345_678_901_234_567_890.0)
+        #expect(
+            try decoder.decode(Double.self, from: try foundationTree("12345678901234567890"))
+                == 12_345_678_901_234_567_890.0)
         #expect(try decoder.decode(Float.self, from: try foundationTree("0.1")) == Float(0.1))
         #expect(try decoder.decode(Double.self, from: try foundationTree("2.5")) == 2.5)
     }
@@ -220,7 +226,9 @@ private struct Pair: Decodable {
         #expect(
             try decoder.decode(Decimal.self, from: JSONValue.number(JSONNumber(unchecked: "10.50"))) == tenFifty
         )
-        #expect(try decoder.decode(Box<Decimal>.self, from: ["v": Decimal(string: "3.14") as Any]).v == Decimal(string: "3.14"))
+        #expect(
+            try decoder.decode(Box<Decimal>.self, from: ["v": Decimal(string: "3.14") as Any]).v
+                == Decimal(string: "3.14"))
         let error = try #require(decodingError(Box<Decimal>.self, from: try foundationTree(#"{"v":"1"}"#)))
         #expect(error.description == "body.v: Expected to decode Decimal but found a string instead.")
     }
@@ -401,7 +409,9 @@ private struct Pair: Decodable {
         ])
         #expect(try decoder.decode(Cart.self, from: body) == Cart(lines: [Line(sku: "a", quantity: 2)]))
         let wrong = NSDictionary(dictionary: [
-            "lines": NSArray(array: [NSDictionary(dictionary: ["sku": NSString(string: "a"), "quantity": NSString(string: "2")])])
+            "lines": NSArray(array: [
+                NSDictionary(dictionary: ["sku": NSString(string: "a"), "quantity": NSString(string: "2")])
+            ])
         ])
         let error = try #require(decodingError(Cart.self, from: wrong))
         #expect(error.description == "body.lines[0].quantity: Expected to decode Int but found a string instead.")
@@ -439,7 +449,11 @@ private struct Pair: Decodable {
         )
         let lenient = BodyDecoder(options: .lenient)
         let value = try lenient.decode(Loose.self, from: body)
-        #expect(value == Loose(quantity: 42, price: 2.5, ratio: 0.5, amount: Decimal(string: "10.50") ?? 0, flag: true, other: false))
+        #expect(
+            value
+                == Loose(
+                    quantity: 42, price: 2.5, ratio: 0.5, amount: Decimal(string: "10.50") ?? 0, flag: true,
+                    other: false))
         #expect(try lenient.decode(Loose.self, from: try JSONValue(foundation: body)) == value)
 
         let strict = try #require(decodingError(Loose.self, from: body))
@@ -501,7 +515,9 @@ private struct Pair: Decodable {
         #expect(decodingError(JSONValue.self, from: four, options: options)?.path == "body[0][0][0]")
         let objects: [String: Any] = ["a": ["b": ["c": ["d": 1]]]]
         #expect(decodingError([String: JSONValue].self, from: objects, options: options)?.path == "body.a.b.c")
-        #expect(try BodyDecoder(options: DecodingOptions(maxDepth: 4)).decode(JSONValue.self, from: objects)["a"]?["b"]?["c"]?["d"] == 1)
+        #expect(
+            try BodyDecoder(options: DecodingOptions(maxDepth: 4)).decode(JSONValue.self, from: objects)["a"]?["b"]?[
+                "c"]?["d"] == 1)
     }
 
     // MARK: One member
@@ -519,7 +535,9 @@ private struct Pair: Decodable {
                 return error as? BodyDecodingError
             }
         }()
-        #expect(error?.description == "body.customData.isPersonalisable: Expected to decode Bool but found a string instead.")
+        #expect(
+            error?.description
+                == "body.customData.isPersonalisable: Expected to decode Bool but found a string instead.")
         #expect(try decoder.decode(String.self, from: body, at: "name") == "wishlist")
         #expect(try decoder.decode(String.self, from: try JSONValue(foundation: body), at: "name") == "wishlist")
     }
@@ -560,11 +578,16 @@ private struct Pair: Decodable {
     @Test func aJSONValueBodyFollowsTheSameRules() throws {
         #expect(decodingError(Int.self, fromJSON: true)?.message == "Expected to decode Int but found a bool instead.")
         #expect(decodingError(Bool.self, fromJSON: 1)?.message == "Expected to decode Bool but found a number instead.")
-        #expect(decodingError(String.self, fromJSON: 1)?.message == "Expected to decode String but found a number instead.")
+        #expect(
+            decodingError(String.self, fromJSON: 1)?.message == "Expected to decode String but found a number instead.")
         #expect(decodingError(Int.self, fromJSON: 2.5)?.message == "Number 2.5 is not representable in Swift.")
         #expect(decodingError(UInt8.self, fromJSON: 300)?.message == "Number 300 is not representable in Swift.")
-        #expect(decodingError(Int.self, fromJSON: nil)?.message == "Cannot get value of type Int -- found null value instead")
-        #expect(try decoder.decode(UInt64.self, from: JSONValue.number(JSONNumber(unchecked: "12345678901234567890"))) == 12_345_678_901_234_567_890)
+        #expect(
+            decodingError(Int.self, fromJSON: nil)?.message
+                == "Cannot get value of type Int -- found null value instead")
+        #expect(
+            try decoder.decode(UInt64.self, from: JSONValue.number(JSONNumber(unchecked: "12345678901234567890")))
+                == 12_345_678_901_234_567_890)
         #expect(try decoder.decode(Int.self, from: JSONValue.number(JSONNumber(unchecked: "-1.0e1"))) == -10)
         let cart: JSONValue = ["lines": [["sku": "a", "quantity": 1], ["sku": "b"]]]
         let error = try #require(decodingError(Cart.self, fromJSON: cart))

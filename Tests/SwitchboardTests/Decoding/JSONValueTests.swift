@@ -92,7 +92,9 @@ import Testing
     }
 
     @Test func roundTripsThroughJSONEncoderAndJSONDecoder() throws {
-        let value: JSONValue = ["a": [1, 2.5, "s", true, nil], "b": ["c": .number(JSONNumber(unchecked: "12345678901234567890"))]]
+        let value: JSONValue = [
+            "a": [1, 2.5, "s", true, nil], "b": ["c": .number(JSONNumber(unchecked: "12345678901234567890"))],
+        ]
         let data = try JSONEncoder().encode(value)
         let decoded = try JSONDecoder().decode(JSONValue.self, from: data)
         #expect(decoded == value)

@@ -151,14 +151,16 @@ private func json<T: Encodable>(_ value: T) throws -> String {
         #expect(
             try json(kitchen)
                 == #"{"date":"2024-05-01T12:30:00.250Z","url":"https:\/\/shop.example\/p?id=1&q=a%20b","decimal":123456789012345678901234567890.5,"data":"AAEC+g==","float":0.1,"big":18446744073709551615,"small":-8,"optionals":[1,null],"nested":[{"k":[1,2]}],"byID":{"7":"seven"}}"#
-                    .replacingOccurrences(of: #"\/"#, with: "/"))
+                .replacingOccurrences(of: #"\/"#, with: "/"))
     }
 
-    @Test(arguments: [
-        (0, "1970-01-01T00:00:00Z"), (1_714_566_600, "2024-05-01T12:30:00Z"), (951_782_400, "2000-02-29T00:00:00Z"),
-        (-1, "1969-12-31T23:59:59Z"), (-0.001, "1969-12-31T23:59:59.999Z"), (-62_135_596_800, "0001-01-01T00:00:00Z"),
-        (253_402_300_800, "+010000-01-01T00:00:00Z"), (1.5, "1970-01-01T00:00:01.500Z"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (0, "1970-01-01T00:00:00Z"), (1_714_566_600, "2024-05-01T12:30:00Z"), (951_782_400, "2000-02-29T00:00:00Z"),
+            (-1, "1969-12-31T23:59:59Z"), (-0.001, "1969-12-31T23:59:59.999Z"),
+            (-62_135_596_800, "0001-01-01T00:00:00Z"),
+            (253_402_300_800, "+010000-01-01T00:00:00Z"), (1.5, "1970-01-01T00:00:01.500Z"),
+        ] as [(Double, String)])
     func formatsDatesAsISO8601InUTC(seconds: Double, expected: String) throws {
         #expect(ISO8601.format(Date(timeIntervalSince1970: seconds)) == expected)
         // Agrees with Foundation's formatter on whole seconds within four-digit years since the
@@ -222,8 +224,11 @@ private func json<T: Encodable>(_ value: T) throws -> String {
     }
 
     @Test func namesArrayIndicesInPaths() {
-        let lines = Holder(items: [Line(sku: "a", quantity: 1, price: 1), Line(sku: "b", quantity: 1, price: .infinity)])
-        #expect(throws: BodyEncodingError(path: "reply.items[1].price", reason: "cannot encode non-finite number inf")) {
+        let lines = Holder(items: [
+            Line(sku: "a", quantity: 1, price: 1), Line(sku: "b", quantity: 1, price: .infinity),
+        ])
+        #expect(throws: BodyEncodingError(path: "reply.items[1].price", reason: "cannot encode non-finite number inf"))
+        {
             try BodyEncoder().encodeFoundationObject(lines)
         }
         #expect(throws: BodyEncodingError(path: "reply[2]", reason: "cannot encode non-finite number -inf")) {
@@ -238,11 +243,15 @@ private func json<T: Encodable>(_ value: T) throws -> String {
     }
 
     @Test func reportsMisuseThatMakesJSONEncoderTrapAsAnError() {
-        #expect(throws: BodyEncodingError(path: "reply", reason: "encoded a second value into a single-value container")) {
+        #expect(
+            throws: BodyEncodingError(path: "reply", reason: "encoded a second value into a single-value container")
+        ) {
             try BodyEncoder().encodeJSON(TwoValues())
         }
         #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeJSON(MixedContainers()) }
-        #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeFoundationObject(Holder(items: [MixedContainers()])) }
+        #expect(throws: BodyEncodingError.self) {
+            try BodyEncoder().encodeFoundationObject(Holder(items: [MixedContainers()]))
+        }
     }
 
     @Test func reportsErrorsThrownByEncodeToWithTheirPath() {
@@ -274,7 +283,9 @@ private func json<T: Encodable>(_ value: T) throws -> String {
         // And JSONSerialization accepts it as it is.
         #expect(JSONSerialization.isValidJSONObject(tree))
         let data = try JSONSerialization.data(withJSONObject: tree)
-        #expect(NormalizedJSON(try JSONReader().read(data)) == NormalizedJSON(try JSONReader().read(try BodyEncoder().encodeJSON(cart))))
+        #expect(
+            NormalizedJSON(try JSONReader().read(data))
+                == NormalizedJSON(try JSONReader().read(try BodyEncoder().encodeJSON(cart))))
     }
 
     @Test func putsSpecialTypesIntoTheTree() throws {
@@ -298,7 +309,9 @@ private func json<T: Encodable>(_ value: T) throws -> String {
     @Test func encodesToAJSONValueWithExactNumberText() throws {
         let value = try BodyEncoder().encodeJSONValue(Totals(price: 0.1, currency: "EUR"))
         #expect(value == .object(["price": .number(JSONNumber(unchecked: "0.1")), "currency": .string("EUR")]))
-        #expect(try BodyEncoder().encodeJSONValue([1, 2]) == .array([.number(JSONNumber(unchecked: "1")), .number(JSONNumber(unchecked: "2"))]))
+        #expect(
+            try BodyEncoder().encodeJSONValue([1, 2])
+                == .array([.number(JSONNumber(unchecked: "1")), .number(JSONNumber(unchecked: "2"))]))
         #expect(try BodyEncoder().encodeJSONValue(Int?.none) == .null)
         // Bytes and JSONValue agree.
         let bytes = try BodyEncoder().encodeJSON(cart)
@@ -310,7 +323,8 @@ private func json<T: Encodable>(_ value: T) throws -> String {
         #expect(try foundationTree(.number(JSONNumber(unchecked: "12")), path: &path) as? Int == 12)
         #expect(try foundationTree(.number(JSONNumber(unchecked: "2.5")), path: &path) as? Double == 2.5)
         #expect(
-            (try foundationTree(.number(JSONNumber(unchecked: "123456789012345678901234567890")), path: &path) as? NSDecimalNumber)?
+            (try foundationTree(.number(JSONNumber(unchecked: "123456789012345678901234567890")), path: &path)
+                as? NSDecimalNumber)?
                 .stringValue == "123456789012345678901234567890")
         #expect(throws: FoundationConversionFailure.self) {
             try foundationTree(.array([.number(JSONNumber(unchecked: "1e400"))]), path: &path)

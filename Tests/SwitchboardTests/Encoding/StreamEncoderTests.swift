@@ -88,9 +88,11 @@ private struct Holder<T: Encodable>: Encodable {
 
     @Test func writesWhatTheTreeWritesForUsualTypes() throws {
         let lines = [
-            Line(sku: "a\"b\u{2028}", quantity: -3, price: 9.5, note: nil, tags: ["x", "y"], attributes: ["k": "v"],
+            Line(
+                sku: "a\"b\u{2028}", quantity: -3, price: 9.5, note: nil, tags: ["x", "y"], attributes: ["k": "v"],
                 extra: ["n": [1, true, nil]], when: Date(timeIntervalSince1970: 1.5), size: 200),
-            Line(sku: "", quantity: 0, price: nil, note: "é", tags: [], attributes: [:], extra: nil, when: nil, size: 0),
+            Line(
+                sku: "", quantity: 0, price: nil, note: "é", tags: [], attributes: [:], extra: nil, when: nil, size: 0),
         ]
         for line in lines {
             #expect(try streamed(line) == treeBytes(line))
@@ -107,7 +109,9 @@ private struct Holder<T: Encodable>: Encodable {
         #expect(try streamed(Nested()) == #"{"outer":{"inner":1},"inner":"after"}"#)
         #expect(try streamed(Twice()) == #"{"a":3,"b":2}"#)
         #expect(try streamed(Interleaved()) == treeBytes(Interleaved()))
-        #expect(try streamed(Holder(value: PathReader(), values: [PathReader()])) == #"{"value":"value","values":["values.Index 0"]}"#)
+        #expect(
+            try streamed(Holder(value: PathReader(), values: [PathReader()]))
+                == #"{"value":"value","values":["values.Index 0"]}"#)
         #expect(try streamed(Holder(value: Silent(), values: [])) == #"{"value":{},"values":[]}"#)
     }
 

@@ -57,10 +57,11 @@ private let rewards = Feature("freeProductRewards", needs: AddCartLine.channel, 
         let second = router.on(AddCartLine.self) { _ in }  // no change: addCartLine was live already
         let remove = router.on(RemoveCartLine.self) { _ in }
         remove.cancel()
-        #expect(seen.all.map(\.features) == [
-            ["freeProductRewards": false], ["freeProductRewards": false],
-            ["freeProductRewards": true], ["freeProductRewards": false],
-        ])
+        #expect(
+            seen.all.map(\.features) == [
+                ["freeProductRewards": false], ["freeProductRewards": false],
+                ["freeProductRewards": true], ["freeProductRewards": false],
+            ])
         #expect(seen.all.map(\.channels) == [[], ["addCartLine"], ["addCartLine", "removeCartLine"], ["addCartLine"]])
         observer.cancel()
         add.cancel()

@@ -35,10 +35,11 @@ import Testing
         } catch {
             rejected = true
             #expect(
-                [.trailingComma, .byteOrderMark].contains(error.kind) || {
-                    if case .duplicateKey = error.kind { return true }
-                    return false
-                }(), "\(error)")
+                [.trailingComma, .byteOrderMark].contains(error.kind)
+                    || {
+                        if case .duplicateKey = error.kind { return true }
+                        return false
+                    }(), "\(error)")
         }
         #expect(rejected, "\(text) accepted; Foundation accepts it: \(foundationAccepts)")
     }
@@ -61,10 +62,11 @@ import Testing
     /// readers take UTF-8 only (RFC 8259), where a raw NUL is never valid; the CLI calls
     /// such a line malformed. Found by SwitchboardFuzzMessages: the first two inputs are
     /// its (UTF-32LE `1` and UTF-16BE `0`, each with junk after it).
-    @Test(arguments: [
-        [0x31, 0x00, 0x00, 0x00, 0x07, 0x34, 0x26], [0x00, 0x30, 0x5D],
-        Array(#"{"name":"sdkReady"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x31, 0x00, 0x00, 0x00, 0x07, 0x34, 0x26], [0x00, 0x30, 0x5D],
+            Array(#"{"name":"sdkReady"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+        ] as [[UInt8]])
     func rejectsUTF16AndUTF32ThatJSONSerializationReads(bytes: [UInt8]) throws {
         _ = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
         #expect(JSONTape.parse(bytes) == nil)

@@ -58,20 +58,21 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
         #expect(failure?.reason.contains("byte-order mark") == true)
     }
 
-    @Test(arguments: [
-        ([0x22, 0xC0, 0xAF, 0x22], "overlong"),  // overlong '/'
-        ([0x22, 0xE0, 0x80, 0xAF, 0x22], "overlong"),  // overlong 3-byte
-        ([0x22, 0xF0, 0x80, 0x80, 0xAF, 0x22], "overlong"),  // overlong 4-byte
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], "surrogate"),  // U+D800 in UTF-8
-        ([0x22, 0xED, 0xBF, 0xBF, 0x22], "surrogate"),  // U+DFFF in UTF-8
-        ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], "U+10FFFF"),  // U+110000
-        ([0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], "never appears"),
-        ([0x22, 0xFF, 0x22], "never appears"),
-        ([0x22, 0x80, 0x22], "continuation"),
-        ([0x22, 0xC3, 0x22], "truncated"),  // lead byte then the closing quote
-        ([0x22, 0xE2, 0x82], "truncated"),  // input ends inside the sequence
-        ([0x22, 0xF0, 0x9F, 0x98, 0x22], "truncated"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0x22, 0xC0, 0xAF, 0x22], "overlong"),  // overlong '/'
+            ([0x22, 0xE0, 0x80, 0xAF, 0x22], "overlong"),  // overlong 3-byte
+            ([0x22, 0xF0, 0x80, 0x80, 0xAF, 0x22], "overlong"),  // overlong 4-byte
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], "surrogate"),  // U+D800 in UTF-8
+            ([0x22, 0xED, 0xBF, 0xBF, 0x22], "surrogate"),  // U+DFFF in UTF-8
+            ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], "U+10FFFF"),  // U+110000
+            ([0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], "never appears"),
+            ([0x22, 0xFF, 0x22], "never appears"),
+            ([0x22, 0x80, 0x22], "continuation"),
+            ([0x22, 0xC3, 0x22], "truncated"),  // lead byte then the closing quote
+            ([0x22, 0xE2, 0x82], "truncated"),  // input ends inside the sequence
+            ([0x22, 0xF0, 0x9F, 0x98, 0x22], "truncated"),
+        ] as [([UInt8], String)])
     func rejectsIllFormedUTF8(bytes: [UInt8], mentions: String) {
         let failure = error(bytes)
         #expect(failure?.kind == .invalidUTF8)
@@ -82,7 +83,10 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
     @Test func rejectsLoneSurrogateEscapes() {
         let high = error(#"["\ud800"]"#)
         #expect(high?.kind == .loneSurrogate)
-        #expect(high?.description == #"lone surrogate \uD800 in string (a high surrogate not followed by a low one) at byte 2 (column 3)"#)
+        #expect(
+            high?.description
+                == #"lone surrogate \uD800 in string (a high surrogate not followed by a low one) at byte 2 (column 3)"#
+        )
         let low = error(#""\uDC00x""#)
         #expect(low?.kind == .loneSurrogate)
         #expect(low?.reason.contains("low surrogate without a high surrogate") == true)
@@ -222,7 +226,8 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
 
     @Test func rejects100000DeepNestingCleanly() {
         let open = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
-        #expect(error(open + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000))?.kind == .nestingTooDeep(limit: 512))
+        #expect(
+            error(open + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000))?.kind == .nestingTooDeep(limit: 512))
         let objects = Array(String(repeating: #"{"a":"#, count: 100_000).utf8)
         #expect(error(objects)?.kind == .nestingTooDeep(limit: 512))
         // Unterminated and deep, with a high limit: an ordinary end-of-input error, no stack overflow.
@@ -261,7 +266,8 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
     }
 
     @Test func readsAMessageObject() throws {
-        let value = try read(#"{"name":"addCartLine","body":{"quantity":2,"price":12.50,"tags":["a",null,true]},"id":"r1"}"#)
+        let value = try read(
+            #"{"name":"addCartLine","body":{"quantity":2,"price":12.50,"tags":["a",null,true]},"id":"r1"}"#)
         #expect(
             value
                 == .object([
@@ -277,8 +283,9 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
     @Test func keepsNumbersAsTheirExactText() throws {
         #expect(try read("1e400") == number("1e400"))
         #expect(try read("123456789012345678901234567890") == number("123456789012345678901234567890"))
-        #expect(try read("[-0.000001E-7, 10.50, 0, 1E+2]")
-            == .array([number("-0.000001E-7"), number("10.50"), number("0"), number("1E+2")]))
+        #expect(
+            try read("[-0.000001E-7, 10.50, 0, 1E+2]")
+                == .array([number("-0.000001E-7"), number("10.50"), number("0"), number("1E+2")]))
     }
 
     @Test func decodesEveryEscape() throws {
@@ -298,7 +305,9 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
     }
 
     @Test func acceptsWellFormedUTF8AtTheEdgesOfEachRange() throws {
-        let samples = ["\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "日本語 😀"]
+        let samples = [
+            "\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "日本語 😀",
+        ]
         for sample in samples {
             #expect(try read("\"\(sample)\"") == .string(sample))
         }
@@ -329,7 +338,10 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
 
     @Test func neverCrashesOnRandomBytes() {
         var random = JSONSeededRandom(seed: 7)
-        let alphabet = Array(#"{}[],:"\ u0123456789abcdefABCDEF.-+eEtrufalsn"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xE2, 0xED, 0xF0, 0xFF]
+        let alphabet =
+            Array(#"{}[],:"\ u0123456789abcdefABCDEF.-+eEtrufalsn"#.utf8) + [
+                0x00, 0x0A, 0x80, 0xC3, 0xE2, 0xED, 0xF0, 0xFF,
+            ]
         for _ in 0..<3_000 {
             let length = Int(random.next() % 24)
             let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }

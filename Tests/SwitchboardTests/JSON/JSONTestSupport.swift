@@ -221,7 +221,8 @@ indirect enum NormalizedJSON: Equatable, CustomStringConvertible {
         case .string(let string): return string.debugDescription
         case .array(let elements): return "[\(elements.map(\.description).joined(separator: ","))]"
         case .object(let members):
-            return "{\(members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }.joined(separator: ","))}"
+            return
+                "{\(members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }.joined(separator: ","))}"
         }
     }
 }

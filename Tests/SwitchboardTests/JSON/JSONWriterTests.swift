@@ -18,10 +18,11 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
         #expect(text { $0.write(JSONNumber(unchecked: "10.50")) } == "10.50")
     }
 
-    @Test(arguments: [
-        (0, "0"), (7, "7"), (10, "10"), (-1, "-1"), (1234567890, "1234567890"),
-        (Int.max, "9223372036854775807"), (Int.min, "-9223372036854775808"),
-    ] as [(Int, String)])
+    @Test(
+        arguments: [
+            (0, "0"), (7, "7"), (10, "10"), (-1, "-1"), (1_234_567_890, "1234567890"),
+            (Int.max, "9223372036854775807"), (Int.min, "-9223372036854775808"),
+        ] as [(Int, String)])
     func writesIntegers(value: Int, expected: String) {
         #expect(text { $0.write(value) } == expected)
     }
@@ -33,12 +34,13 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
         #expect(text { $0.write(Int32(-70000)) } == "-70000")
     }
 
-    @Test(arguments: [
-        (2.0, "2"), (-0.0, "-0"), (0.0, "0"), (0.1, "0.1"), (12.5, "12.5"), (-3.25, "-3.25"),
-        (1e16, "1e+16"), (1.0000000000000002, "1.0000000000000002"), (Double.leastNonzeroMagnitude, "5e-324"),
-        (1e-7, "1e-07"), (123456789.125, "123456789.125"), (9007199254740991, "9007199254740991"),
-        (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (2.0, "2"), (-0.0, "-0"), (0.0, "0"), (0.1, "0.1"), (12.5, "12.5"), (-3.25, "-3.25"),
+            (1e16, "1e+16"), (1.0000000000000002, "1.0000000000000002"), (Double.leastNonzeroMagnitude, "5e-324"),
+            (1e-7, "1e-07"), (123456789.125, "123456789.125"), (9_007_199_254_740_991, "9007199254740991"),
+            (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+        ] as [(Double, String)])
     func writesDoublesAsShortestRoundTripText(value: Double, expected: String) throws {
         let written = try text { try $0.write(value) }
         #expect(written == expected)
@@ -146,9 +148,15 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
 
     @Test func writesNDJSONLinesWithoutCommasBetweenThem() {
         var writer = JSONWriter()
-        writer.writeObject { $0.key("line"); $0.write(1) }
+        writer.writeObject {
+            $0.key("line")
+            $0.write(1)
+        }
         writer.writeNewline()
-        writer.writeObject { $0.key("line"); $0.write(2) }
+        writer.writeObject {
+            $0.key("line")
+            $0.write(2)
+        }
         writer.writeNewline()
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\"line\":1}\n{\"line\":2}\n")
     }
@@ -201,7 +209,10 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
             writer.endObject()
         }
         #expect(plain == escaping)
-        #expect(plain == #"{"outcome":"handled","price_Currency-2":["a",""],"outcome":"handled","price_Currency-2":["a",""]}"#)
+        #expect(
+            plain
+                == #"{"outcome":"handled","price_Currency-2":["a",""],"outcome":"handled","price_Currency-2":["a",""]}"#
+        )
         #expect(JSONWriter.isPlain("lineId_2-x"))
         #expect(!JSONWriter.isPlain("a\"b"))
         #expect(!JSONWriter.isPlain("é"))

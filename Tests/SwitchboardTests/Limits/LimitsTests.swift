@@ -194,10 +194,11 @@ private struct Note: Event {
                 note("error \(error)")
             }
         }
-        #expect(results.withLock { $0 } == [
-            "read", "tape", "decoded", "equal true", "hashed", "description true", "foundationValue",
-            "foundation round trip true", "BodyEncoder true", "JSONWriter true", "routed handled",
-        ])
+        #expect(
+            results.withLock { $0 } == [
+                "read", "tape", "decoded", "equal true", "hashed", "description true", "foundationValue",
+                "foundation round trip true", "BodyEncoder true", "JSONWriter true", "routed handled",
+            ])
     }
 }
 

@@ -14,10 +14,11 @@ import Testing
         let handler = router.on(Ping.self) { _ in }
         _ = router.receive(name: "ping", body: try parsed(#"{"count": 2, "label": "two"}"#))
         _ = router.receive(Message(channel: "nobody", body: nil, id: "r1"))
-        #expect(lines.all == [
-            #"switchboard: ping → handled by 1 {"count":2,"label":"two"}"#,
-            #"switchboard: nobody #"r1" → unhandled (no body)"#,
-        ])
+        #expect(
+            lines.all == [
+                #"switchboard: ping → handled by 1 {"count":2,"label":"two"}"#,
+                #"switchboard: nobody #"r1" → unhandled (no body)"#,
+            ])
         withExtendedLifetime((logging, handler)) {}
     }
 
@@ -35,7 +36,8 @@ import Testing
     }
 
     @Test func itRendersEveryKindOfValueCompactly() throws {
-        let tree = try parsed(#"{"b": true, "n": null, "i": 1, "d": 2.5, "s": "a\"b\nc", "a": [1, false], "o": {"z": 1, "y": 2}}"#)
+        let tree = try parsed(
+            #"{"b": true, "n": null, "i": 1, "d": 2.5, "s": "a\"b\nc", "a": [1, false], "o": {"z": 1, "y": 2}}"#)
         #expect(
             LoggingMiddleware.render(MessageBody(tree), maxBytes: 500)
                 == #"{"a":[1,false],"b":true,"d":2.5,"i":1,"n":null,"o":{"y":2,"z":1},"s":"a\"b\nc"}"#)

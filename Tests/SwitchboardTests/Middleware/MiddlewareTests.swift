@@ -42,9 +42,10 @@ private struct Tracing: MessageMiddleware {
         let (diagnostics, observer) = router.recordDiagnostics()
         let log = RouterRecorder<String>()
         let outer = router.use(Tracing(name: "outer", log: log))
-        let gate = router.use(Middleware { message, next in
-            message.channel == "ping" ? .stopped(reason: "paused") : next(message)
-        }, name: "gate")
+        let gate = router.use(
+            Middleware { message, next in
+                message.channel == "ping" ? .stopped(reason: "paused") : next(message)
+            }, name: "gate")
         let handler = router.on(Ping.self) { _ in log.append("handler") }
         let outcome = router.receive(name: "ping", body: ["count": 1])
         guard case .stopped(let reason) = outcome else {
@@ -67,13 +68,14 @@ private struct Tracing: MessageMiddleware {
         // same reason. Both stops are reported, each naming its own middleware.
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()
-        let outer = router.use(Middleware { message, next in
-            if message.channel == "ping" {
-                _ = next(message)
-                return .handled(count: 0)
-            }
-            return .stopped(reason: "paused")
-        }, name: "outer")
+        let outer = router.use(
+            Middleware { message, next in
+                if message.channel == "ping" {
+                    _ = next(message)
+                    return .handled(count: 0)
+                }
+                return .stopped(reason: "paused")
+            }, name: "outer")
         let gate = router.use(Middleware { _, _ in .stopped(reason: "paused") }, name: "gate")
         _ = router.receive(name: "ping", body: ["count": 1])
         _ = router.receive(name: "pong", body: nil)
@@ -88,16 +90,17 @@ private struct Tracing: MessageMiddleware {
     @Test func aMiddlewareCanSendAnotherMessageThroughTheSameRouterFromInsideTheChain() {
         let router = Router()
         let log = RouterRecorder<String>()
-        let relay = router.use(Middleware { message, next in
-            log.append("> \(message.channel)")
-            if message.channel == "ping" {
-                let inner = router.receive(name: "pong", body: nil)
-                log.append("inner \(inner.kind)")
-            }
-            let outcome = next(message)
-            log.append("< \(message.channel) \(outcome.kind)")
-            return outcome
-        })
+        let relay = router.use(
+            Middleware { message, next in
+                log.append("> \(message.channel)")
+                if message.channel == "ping" {
+                    let inner = router.receive(name: "pong", body: nil)
+                    log.append("inner \(inner.kind)")
+                }
+                let outcome = next(message)
+                log.append("< \(message.channel) \(outcome.kind)")
+                return outcome
+            })
         let handler = router.on(Ping.self) { ping in log.append("ping \(ping.count)") }
         for count in 1...2 {
             _ = router.receive(name: "ping", body: ["count": count])
@@ -122,12 +125,13 @@ private struct Tracing: MessageMiddleware {
     @Test func aMiddlewareCanRewriteTheBody() {
         let router = Router()
         let seen = RouterRecorder<Int>()
-        let doubler = router.use(Middleware { message, next in
-            guard let ping = message.event(as: Ping.self) else { return next(message) }
-            var rewritten = message
-            rewritten.body = MessageBody(["count": ping.count * 2])
-            return next(rewritten)
-        })
+        let doubler = router.use(
+            Middleware { message, next in
+                guard let ping = message.event(as: Ping.self) else { return next(message) }
+                var rewritten = message
+                rewritten.body = MessageBody(["count": ping.count * 2])
+                return next(rewritten)
+            })
         let handler = router.on(Ping.self) { ping in seen.append(ping.count) }
         _ = router.receive(name: "ping", body: ["count": 21])
         #expect(seen.all == [42])
@@ -137,12 +141,13 @@ private struct Tracing: MessageMiddleware {
     @Test func aMiddlewareCanRewriteTheChannel() {
         let router = Router()
         let seen = RouterRecorder<Int>()
-        let legacy = router.use(Middleware { message, next in
-            guard message.channel == "legacyPing" else { return next(message) }
-            var rewritten = message
-            rewritten.channel = Ping.channel
-            return next(rewritten)
-        })
+        let legacy = router.use(
+            Middleware { message, next in
+                guard message.channel == "legacyPing" else { return next(message) }
+                var rewritten = message
+                rewritten.channel = Ping.channel
+                return next(rewritten)
+            })
         let handler = router.on(Ping.self) { ping in seen.append(ping.count) }
         #expect(router.receive(name: "legacyPing", body: ["count": 1]).kind == "handled")
         #expect(router.receive(name: "ping", body: ["count": 2]).kind == "handled")
@@ -153,12 +158,13 @@ private struct Tracing: MessageMiddleware {
     @Test func aMiddlewareCanReadAndReplaceTheOutcomeOfWhatRanAfterIt() {
         let router = Router()
         let observed = RouterRecorder<String>()
-        let softener = router.use(Middleware { message, next in
-            let outcome = next(message)
-            observed.append(outcome.kind)
-            if case .unhandled = outcome { return .handled(count: 0) }
-            return outcome
-        })
+        let softener = router.use(
+            Middleware { message, next in
+                let outcome = next(message)
+                observed.append(outcome.kind)
+                if case .unhandled = outcome { return .handled(count: 0) }
+                return outcome
+            })
         #expect(router.receive(name: "nobody", body: nil).kind == "handled")
         #expect(observed.all == ["unhandled"])
         withExtendedLifetime(softener) {}
@@ -167,12 +173,13 @@ private struct Tracing: MessageMiddleware {
     @Test func aMiddlewareCanMatchOnATypedEvent() {
         let router = Router()
         let matched = RouterRecorder<Int>()
-        let matcher = router.use(Middleware { message, next in
-            if let ping = message.event(as: Ping.self), ping.count > 10 { matched.append(ping.count) }
-            // Another channel's event never matches, whatever its body.
-            #expect(message.event(as: Ready.self) == nil || message.channel == Ready.channel)
-            return next(message)
-        })
+        let matcher = router.use(
+            Middleware { message, next in
+                if let ping = message.event(as: Ping.self), ping.count > 10 { matched.append(ping.count) }
+                // Another channel's event never matches, whatever its body.
+                #expect(message.event(as: Ready.self) == nil || message.channel == Ready.channel)
+                return next(message)
+            })
         _ = router.receive(name: "ping", body: ["count": 5])
         _ = router.receive(name: "ping", body: ["count": 50])
         _ = router.receive(name: "ping", body: ["count": "not a number"])
@@ -195,10 +202,11 @@ private struct Tracing: MessageMiddleware {
     @Test func callingNextTwiceDeliversAnEventTwice() {
         let router = Router()
         let seen = RouterRecorder<Int>()
-        let fanOut = router.use(Middleware { message, next in
-            _ = next(message)
-            return next(message)
-        })
+        let fanOut = router.use(
+            Middleware { message, next in
+                _ = next(message)
+                return next(message)
+            })
         let handler = router.on(Ping.self) { ping in seen.append(ping.count) }
         _ = router.receive(name: "ping", body: ["count": 1])
         #expect(seen.all == [1, 1])
@@ -213,10 +221,11 @@ private struct Tracing: MessageMiddleware {
         do {
             let router = Router()
             released = router
-            let keeper = router.use(Middleware { message, next in
-                kept.withLock { $0 = next }
-                return next(message)
-            })
+            let keeper = router.use(
+                Middleware { message, next in
+                    kept.withLock { $0 = next }
+                    return next(message)
+                })
             handler = router.on(Ping.self) { ping in seen.append(ping.count) }
             _ = router.receive(name: "ping", body: ["count": 1])
             _ = keeper
@@ -254,11 +263,12 @@ private struct Tracing: MessageMiddleware {
         let (diagnostics, observer) = router.recordDiagnostics()
         let calls = RouterRecorder<String>()
         let second = RouterRecorder<String>()
-        let twice = router.use(Middleware { message, next in
-            let first = next(message)
-            second.append(next(message).kind)
-            return first
-        }, name: "twice")
+        let twice = router.use(
+            Middleware { message, next in
+                let first = next(message)
+                second.append(next(message).kind)
+                return first
+            }, name: "twice")
         let responder = try router.respond(to: Echo.self) { request, reply in
             calls.append(request.text)
             reply.succeed(request.text)
@@ -284,9 +294,10 @@ private struct Tracing: MessageMiddleware {
 
     @Test func aMiddlewareCanAnswerARequestByStoppingItWithAReply() async throws {
         let router = Router()
-        let cache = router.use(Middleware { message, next in
-            message.event(as: Echo.self)?.text == "cached" ? .replied(ReplyValue("from cache")) : next(message)
-        })
+        let cache = router.use(
+            Middleware { message, next in
+                message.event(as: Echo.self)?.text == "cached" ? .replied(ReplyValue("from cache")) : next(message)
+            })
         let responder = try router.respond(to: Echo.self) { _, reply in reply.succeed("from responder") }
         #expect(await router.request(name: "echo", body: ["text": "cached"]).reply(as: String.self) == "from cache")
         #expect(await router.request(name: "echo", body: ["text": "other"]).reply(as: String.self) == "from responder")
@@ -310,12 +321,13 @@ private struct Tracing: MessageMiddleware {
 
     @Test func aMiddlewareCanRewriteARequest() async throws {
         let router = Router()
-        let upper = router.use(Middleware { message, next in
-            guard let echo = message.event(as: Echo.self) else { return next(message) }
-            var rewritten = message
-            rewritten.body = MessageBody(["text": echo.text.uppercased()])
-            return next(rewritten)
-        })
+        let upper = router.use(
+            Middleware { message, next in
+                guard let echo = message.event(as: Echo.self) else { return next(message) }
+                var rewritten = message
+                rewritten.body = MessageBody(["text": echo.text.uppercased()])
+                return next(rewritten)
+            })
         let responder = try router.respond(to: Echo.self) { request, reply in reply.succeed(request.text) }
         #expect(await router.request(name: "echo", body: ["text": "loud"]).reply(as: String.self) == "LOUD")
         withExtendedLifetime((upper, responder)) {}

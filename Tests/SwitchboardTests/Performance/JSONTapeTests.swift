@@ -107,13 +107,17 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
         }
         for (name, bytes) in documents {
             let (tape, reader) = tapeAndReader(bytes, maxDepth: 512)
-            #expect((tape == nil) == (reader == nil), "\(name): tape \(tape == nil ? "rejects" : "accepts"), JSONReader \(reader == nil ? "rejects" : "accepts")")
+            #expect(
+                (tape == nil) == (reader == nil),
+                "\(name): tape \(tape == nil ? "rejects" : "accepts"), JSONReader \(reader == nil ? "rejects" : "accepts")"
+            )
             if let tape, let reader {
                 #expect(ExactJSON(tape) == ExactJSON(reader), "\(name)")
                 // Foundation on Linux drops U+FEFF inside strings ("\u{FEFF}" reads as ""):
                 // no reference for a document holding one (the next test checks ours keep it).
                 let holdsBOM = bytes.firstRange(of: [0xEF, 0xBB, 0xBF]) != nil
-                let foundation = holdsBOM
+                let foundation =
+                    holdsBOM
                     ? nil : try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
                 if let foundation, let expected = NormalizedJSON(foundation: foundation) {
                     #expect(NormalizedJSON(tape) == expected, "\(name)")
@@ -136,7 +140,10 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     func acceptsAndRejectsMutatedDocumentsAsJSONReaderDoes(seed: UInt64) {
         var generator = JSONTextGenerator(seed: seed)
         var random = JSONSeededRandom(seed: seed &* 7)
-        let interesting: [UInt8] = Array(#",:[]{}"\/u0aeE.-+ tfn"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+        let interesting: [UInt8] =
+            Array(#",:[]{}"\/u0aeE.-+ tfn"#.utf8) + [
+                0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
+            ]
         var rejected = 0
         for index in 0..<1500 {
             var bytes = Array(generator.document().utf8)
@@ -176,11 +183,12 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
         #expect((try? JSONReader().read(bytes)) == nil, "JSONReader accepted \(text.debugDescription)")
     }
 
-    @Test(arguments: [
-        [0x22, 0xC0, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],
-        [0x22, 0xE0, 0x80, 0x80, 0x22], [0x22, 0xF0, 0x80, 0x80, 0x80, 0x22], [0x22, 0xC3, 0x22],
-        [0x22, 0x80, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xC0, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],
+            [0x22, 0xE0, 0x80, 0x80, 0x22], [0x22, 0xF0, 0x80, 0x80, 0x80, 0x22], [0x22, 0xC3, 0x22],
+            [0x22, 0x80, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],
+        ] as [[UInt8]])
     func rejectsIllFormedUTF8(bytes: [UInt8]) {
         #expect(JSONTape.parse(bytes) == nil)
         #expect((try? JSONReader().read(bytes)) == nil)
@@ -192,7 +200,8 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
                 for empty in [true, false] {
                     let inner = empty ? "" : "1"
                     let text = String(repeating: "[", count: nesting) + inner + String(repeating: "]", count: nesting)
-                    let objects = String(repeating: #"{"k":"#, count: nesting) + (empty ? "{}" : "1")
+                    let objects =
+                        String(repeating: #"{"k":"#, count: nesting) + (empty ? "{}" : "1")
                         + String(repeating: "}", count: nesting)
                     for document in [text, objects] where !(document.isEmpty) {
                         let (tape, reader) = tapeAndReader(Array(document.utf8), maxDepth: depth)
@@ -209,7 +218,8 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     // MARK: Reading
 
     @Test func findsMembersByNameWithAndWithoutAHint() throws {
-        let tape = try #require(JSONTape.parse(Array(#"{"name":"addCartLine","id":7,"body":{"quantity":2,"attributes":{}}}"#.utf8)))
+        let tape = try #require(
+            JSONTape.parse(Array(#"{"name":"addCartLine","id":7,"body":{"quantity":2,"attributes":{}}}"#.utf8)))
         let body = try #require(tape.member("body", in: 0))
         #expect(tape.kind(body) == .object)
         let quantity = try #require(tape.member("quantity", in: body))
@@ -231,7 +241,12 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
         #expect(tape.member("\u{E9}", in: 0).flatMap { tape.smallInteger($0) } == 2)
         #expect(tape.member("K", in: 0).flatMap { tape.smallInteger($0) } == 3)
         let value = tape.jsonValue(0)
-        #expect(value == .object(["ab": .number(JSONNumber(unchecked: "1")), "\u{E9}": .number(JSONNumber(unchecked: "2")), "K": .number(JSONNumber(unchecked: "3"))]))
+        #expect(
+            value
+                == .object([
+                    "ab": .number(JSONNumber(unchecked: "1")), "\u{E9}": .number(JSONNumber(unchecked: "2")),
+                    "K": .number(JSONNumber(unchecked: "3")),
+                ]))
     }
 
     @Test func unescapesEveryEscape() throws {
@@ -244,7 +259,9 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     }
 
     @Test func readsIntegersExactlyAndLeavesTheRestAsText() throws {
-        let tape = try #require(JSONTape.parse(Array("[0,-0,7,-42,999999999999999999,1000000000000000000,2.0,1e3,-9223372036854775808]".utf8)))
+        let tape = try #require(
+            JSONTape.parse(
+                Array("[0,-0,7,-42,999999999999999999,1000000000000000000,2.0,1e3,-9223372036854775808]".utf8)))
         let expected: [Int64?] = [0, nil, 7, -42, 999_999_999_999_999_999, nil, nil, nil, nil]
         for (offset, value) in expected.enumerated() {
             #expect(tape.smallInteger(1 + offset) == value, "element \(offset)")
@@ -260,7 +277,9 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     }
 
     @Test func parsesOnManyThreadsAtOnce() async {
-        let documents = (0..<64).map { index in Array(#"{"n":\#(index),"s":"\#(String(repeating: "x", count: index))"}"#.utf8) }
+        let documents = (0..<64).map { index in
+            Array(#"{"n":\#(index),"s":"\#(String(repeating: "x", count: index))"}"#.utf8)
+        }
         await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
                 group.addTask {

@@ -64,7 +64,8 @@ private func threeWays<T: Decodable>(_ type: T.Type, _ json: String, at key: Str
     guard case .tape = tapeBody.storage else { throw CancellationError() }
     let valueBody = MessageBody(json: try JSONReader().read(bytes))
     let foundationBody = MessageBody(
-        (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) ?? "unparsable by Foundation")
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) ?? "unparsable by Foundation"
+    )
     if let key {
         return (
             outcome(T.self) { () throws(BodyDecodingError) in try tapeBody.decode(T.self, at: key) },
@@ -98,7 +99,9 @@ private let scalarValues = [
                 #expect(tape == json, "\(T.self) from \(document)")
                 if !value.contains("e"), !value.contains(".") {
                     // Foundation trees hold doubles for these, and say so in their messages.
-                    #expect(tape == foundation || tape.hasPrefix("error") == foundation.hasPrefix("error"), "\(T.self) from \(document): \(tape) / \(foundation)")
+                    #expect(
+                        tape == foundation || tape.hasPrefix("error") == foundation.hasPrefix("error"),
+                        "\(T.self) from \(document): \(tape) / \(foundation)")
                 }
                 compared += 1
             }
@@ -133,7 +136,11 @@ private let scalarValues = [
         #expect(tape == value)
         #expect(tape == foundation)
         let update = try MessageBody(jsonBytes: Array(json.utf8)).decode(Update.self)
-        #expect(update.offer == Offer(offerId: "sku-5", name: "tee \"silk\"", imageUrls: ["a", "bé"], price: "35.99", adult: nil, availability: 2, quantity: 4))
+        #expect(
+            update.offer
+                == Offer(
+                    offerId: "sku-5", name: "tee \"silk\"", imageUrls: ["a", "bé"], price: "35.99", adult: nil,
+                    availability: 2, quantity: 4))
     }
 
     @Test(arguments: [
@@ -187,9 +194,17 @@ private let scalarValues = [
     }
 
     @Test func findsKeysOutOfOrderAndEscapedKeys() throws {
-        struct Three: Decodable, Equatable { let a: Int; let b: Int; let c: Int }
-        for json in [#"{"c":3,"b":2,"a":1}"#, #"{"a":1,"c":3,"b":2}"#, #"{"\u0061":1,"b":2,"c":3}"#, #"{"x":[{"a":9}],"b":2,"c":3,"a":1}"#] {
-            #expect(try MessageBody(jsonBytes: Array(json.utf8)).decode(Three.self) == Three(a: 1, b: 2, c: 3), "\(json)")
+        struct Three: Decodable, Equatable {
+            let a: Int
+            let b: Int
+            let c: Int
+        }
+        for json in [
+            #"{"c":3,"b":2,"a":1}"#, #"{"a":1,"c":3,"b":2}"#, #"{"\u0061":1,"b":2,"c":3}"#,
+            #"{"x":[{"a":9}],"b":2,"c":3,"a":1}"#,
+        ] {
+            #expect(
+                try MessageBody(jsonBytes: Array(json.utf8)).decode(Three.self) == Three(a: 1, b: 2, c: 3), "\(json)")
         }
     }
 
@@ -223,15 +238,26 @@ private let scalarValues = [
     }
 
     @Test func theRouterDeliversTapeBodies() throws {
-        struct Add: Event { static let channel: Channel = "addCartLine"; let quantity: Int }
+        struct Add: Event {
+            static let channel: Channel = "addCartLine"
+            let quantity: Int
+        }
         let router = Router()
         let seen = Locked([Int]())
         let token = router.on(Add.self) { event in seen.withLock { $0.append(event.quantity) } }
-        let good = router.receive(Message(channel: "addCartLine", body: try MessageBody(jsonBytes: Array(#"{"quantity":3}"#.utf8))))
-        let bad = router.receive(Message(channel: "addCartLine", body: try MessageBody(jsonBytes: Array(#"{"quantity":"3"}"#.utf8))))
+        let good = router.receive(
+            Message(channel: "addCartLine", body: try MessageBody(jsonBytes: Array(#"{"quantity":3}"#.utf8))))
+        let bad = router.receive(
+            Message(channel: "addCartLine", body: try MessageBody(jsonBytes: Array(#"{"quantity":"3"}"#.utf8))))
         #expect(seen.withLock { $0 } == [3])
-        guard case .handled = good else { Issue.record("\(good)"); return }
-        guard case .invalid(let error) = bad else { Issue.record("\(bad)"); return }
+        guard case .handled = good else {
+            Issue.record("\(good)")
+            return
+        }
+        guard case .invalid(let error) = bad else {
+            Issue.record("\(bad)")
+            return
+        }
         #expect(error.description == "body.quantity: Expected to decode Int but found a string instead.")
         _ = token
     }

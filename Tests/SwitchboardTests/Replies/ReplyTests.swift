@@ -205,7 +205,8 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         #expect(await router.request(name: "echo", body: ["text": ""]).reply(as: String.self) == "replaced")
         first.cancel()  // the replaced responder's token is inert
         #expect(await router.request(name: "echo", body: ["text": ""]).reply(as: String.self) == "replaced")
-        let asyncReplacement = router.replaceResponder(of: Echo.self) { request async throws in "async \(request.text)" }
+        let asyncReplacement = router.replaceResponder(of: Echo.self) { request async throws in "async \(request.text)"
+        }
         #expect(await router.request(name: "echo", body: ["text": "x"]).reply(as: String.self) == "async x")
         asyncReplacement.cancel()
         #expect(await router.request(name: "echo", body: ["text": ""]).kind == "noResponder")

@@ -41,9 +41,11 @@ import Testing
         for text in ["fail", "twice", "drop"] { _ = await router.request(name: "echo", body: ["text": text]) }
         _ = await router.request(name: "echo", body: ["text": "slow"])
         _ = held.withLock { $0 }.first?.succeed("late")
-        tokens.append(router.use(Middleware { message, next in
-            message.channel == "blocked" ? .stopped(reason: "blocked") : next(message)
-        }))
+        tokens.append(
+            router.use(
+                Middleware { message, next in
+                    message.channel == "blocked" ? .stopped(reason: "blocked") : next(message)
+                }))
         _ = router.receive(name: "blocked", body: nil)  // stopped
 
         #expect(await eventually { Set(diagnostics.kinds) == DiagnosticTests.allKinds })

@@ -101,7 +101,9 @@ struct NumberedEvent: Event {
         #expect(router.receive(name: "ping", body: optional).kind == "handled")
         #expect(router.receive(name: "ping", body: json as Any).kind == "handled")
         #expect(router.receive(Message(channel: "ping", body: erased as Any?)).kind == "handled")
-        #expect(router.receive(name: "ping", body: try MessageBody(jsonBytes: Array(#"{"count":1}"#.utf8))).kind == "handled")
+        #expect(
+            router.receive(name: "ping", body: try MessageBody(jsonBytes: Array(#"{"count":1}"#.utf8))).kind
+                == "handled")
         #expect(MessageBody(erased).description == body.description)
         #expect(seen.all == [1, 1, 1, 1, 1, 1])
         withExtendedLifetime(token) {}

@@ -113,7 +113,12 @@ struct GatedEcho: Request {
                 slot.withLock { $0 = router.on(GatedPing.self) { _ in onCall() } }
                 return .inert
             },
-            unregister: { _ in _ = slot.withLock { stored in defer { stored = nil }; return stored } },
+            unregister: { _ in
+                _ = slot.withLock { stored in
+                    defer { stored = nil }
+                    return stored
+                }
+            },
             send: { seq in _ = router.receive(name: "stressGatedPing", body: ["seq": seq]) })
         #expect(late == 0, "\(late) handler calls started after the token was released")
     }
@@ -140,7 +145,9 @@ struct GatedEcho: Request {
                 },
                 unregister: { token in
                     if replacing {
-                        _ = router.replaceResponder(of: GatedEcho.self) { request, reply in reply(.success(-request.seq)) }
+                        _ = router.replaceResponder(of: GatedEcho.self) { request, reply in
+                            reply(.success(-request.seq))
+                        }
                     } else {
                         token.cancel()
                     }
@@ -159,16 +166,18 @@ struct GatedEcho: Request {
     @Test func noMiddlewareStartsAfterCancelReturns() async {
         let router = Router()
         let handler = router.on(StressPing.self) { _ in }
-        let gateKeeper = router.use(Middleware { message, next in
-            Gate.pass()
-            return next(message)
-        })
+        let gateKeeper = router.use(
+            Middleware { message, next in
+                Gate.pass()
+                return next(message)
+            })
         let late = await Self.lateStarts(
             register: { onCall in
-                router.use(Middleware { message, next in
-                    onCall()
-                    return next(message)
-                })
+                router.use(
+                    Middleware { message, next in
+                        onCall()
+                        return next(message)
+                    })
             },
             send: { seq in _ = router.receive(name: "stressPing", body: ["seq": seq]) })
         #expect(late == 0, "\(late) middleware calls started after cancel() returned")
@@ -252,7 +261,9 @@ struct GatedEcho: Request {
                 } else {
                     for seq in 10..<40 {
                         _ = router.receive(Message(channel: StressEcho.channel, body: ["seq": seq])) { result in
-                            if case .success(let value) = result, let seq = value.value(as: Int.self) { answers.add(seq) }
+                            if case .success(let value) = result, let seq = value.value(as: Int.self) {
+                                answers.add(seq)
+                            }
                         }
                     }
                 }

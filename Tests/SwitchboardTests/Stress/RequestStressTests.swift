@@ -28,7 +28,9 @@ import Testing
             switch result {
             case .success(let value):
                 let reply = value.value(as: Int.self)
-                if reply != seq && reply != fallbackValue { wrongReplies.add("\(seq) got \(String(describing: reply))") }
+                if reply != seq && reply != fallbackValue {
+                    wrongReplies.add("\(seq) got \(String(describing: reply))")
+                }
             case .failure(let failure):
                 failures.add(failure.kind)
             }

@@ -45,7 +45,10 @@ import Testing
                     case 0: (name, body) = ("stressPing", MessageBody(["seq": "not a number"]))
                     case 1: (name, body) = ("stressNobody", MessageBody(["seq": seq]))
                     case 2: (name, body) = (random.below(2) == 0 ? "" : "bad\u{7}name", MessageBody(["seq": seq]))
-                    case 3: (name, body) = ("stressPing", MessageBody(json: .object(["seq": .number(JSONNumber(unchecked: "\(seq)"))])))
+                    case 3:
+                        (name, body) = (
+                            "stressPing", MessageBody(json: .object(["seq": .number(JSONNumber(unchecked: "\(seq)"))]))
+                        )
                     default: (name, body) = ("stressPing", MessageBody(["seq": seq]))
                     }
                     let outcome = router.receive(name: name, body: body, id: "\(seq)") { _ in replies.add(seq) }
@@ -103,7 +106,8 @@ import Testing
                     _ = router.isEnabled(featureNamed: "stressFeature")
                     _ = router.isHandled(StressPing.channel)
                     router.declare(Feature("stressFeature", needs: StressPing.channel, "stressNobody"))
-                    tokens.append(router.observeManifest { manifest in manifestsSeen.add("\(manifest.channels.count)") })
+                    tokens.append(
+                        router.observeManifest { manifest in manifestsSeen.add("\(manifest.channels.count)") })
                     tokens.append(router.on(StressLate.self) { _ in })  // the manifest changes with it
                     while tokens.count > 4 { tokens.removeFirst().cancel() }
                 }
@@ -139,7 +143,9 @@ import Testing
                 switch random.below(4) {
                 case 0: tokens.append(router.on(StressPing.self) { _ in })
                 case 1: tokens.append(router.on(StressLate.self) { _ in })
-                case 2: tokens.append(router.replaceResponder(of: StressEcho.self) { request, reply in reply(.success(request.seq)) })
+                case 2:
+                    tokens.append(
+                        router.replaceResponder(of: StressEcho.self) { request, reply in reply(.success(request.seq)) })
                 default: router.declare(Feature("f\(round % 3)", needs: StressPing.channel, StressEcho.channel))
                 }
                 if tokens.count > 3 || random.below(3) == 0, !tokens.isEmpty {

@@ -89,7 +89,12 @@ final class SharedStack<Value: Sendable>: Sendable {
     func push(_ value: Value) { values.withLock { $0.append(value) } }
     func pop() -> Value? { values.withLock { $0.popLast() } }
     var isEmpty: Bool { values.withLock { $0.isEmpty } }
-    func drain() -> [Value] { values.withLock { values in defer { values = [] }; return values } }
+    func drain() -> [Value] {
+        values.withLock { values in
+            defer { values = [] }
+            return values
+        }
+    }
 }
 
 /// A pseudo-random generator each thread owns (SplitMix64), so runs are varied but cheap.

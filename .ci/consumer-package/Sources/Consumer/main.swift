@@ -7,12 +7,12 @@ import SwitchboardWebKit
 import SwitchboardWire
 
 #if canImport(WebKit)
-import WebKit
+    import WebKit
 
-/// SwitchboardWebKit's entry point, compiled where WebKit exists.
-@MainActor func attach(_ router: Router, to controller: WKUserContentController) -> RouterBridge {
-    RouterBridge(router: router, userContentController: controller)
-}
+    /// SwitchboardWebKit's entry point, compiled where WebKit exists.
+    @MainActor func attach(_ router: Router, to controller: WKUserContentController) -> RouterBridge {
+        RouterBridge(router: router, userContentController: controller)
+    }
 #endif
 
 struct Ping: BodylessEvent {

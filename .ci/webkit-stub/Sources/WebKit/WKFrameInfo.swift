@@ -10,8 +10,9 @@
 //    securityOrigin; @property (nonatomic, readonly, weak) WKWebView *webView)
 
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking  // URLRequest on Linux
+    import FoundationNetworking  // URLRequest on Linux
 #endif
 
 @MainActor

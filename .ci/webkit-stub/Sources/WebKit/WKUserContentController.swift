@@ -73,7 +73,9 @@ open class WKUserContentController: NSObject {
         insert(Entry(name: name, world: .page, handler: .plain(scriptMessageHandler)))
     }
 
-    public func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) {
+    public func add(
+        _ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String
+    ) {
         insert(Entry(name: name, world: world, handler: .plain(scriptMessageHandler)))
     }
 
@@ -210,8 +212,9 @@ public final class _PostedMessage: @unchecked Sendable {
             if let error {
                 post.settle(.rejected(error))
             } else if let value, !isSerializable(value) {
-                post.settle(.rejected(
-                    "The result value passed back from the WKWebView API client was unable to be serialized"))
+                post.settle(
+                    .rejected(
+                        "The result value passed back from the WKWebView API client was unable to be serialized"))
             } else {
                 post.settle(.resolved(value))
             }

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking  // URLRequest on Linux
-#endif
 import Switchboard
 import SwitchboardWebKit
 import Testing
 import WebKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking  // URLRequest on Linux
+#endif
 
 /// Messages posted by the page through the stub reach the router; the reply handler
 /// gets `(value, nil)` or `(nil, message)`, exactly once.
@@ -19,16 +20,18 @@ import WebKit
         let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(100)))
         let received = Received()
         var tokens: [Registration] = []
-        tokens.append(try router.respond(to: CartTotal.self) { request, reply in
-            if request.currency == "XXX" {
-                reply(.failure(CartLocked()))
-            } else {
-                reply(.success(Total(amount: "10.50", currency: request.currency)))
-            }
-        })
-        tokens.append(router.on(AddCartLine.self) { event in
-            received.lines.withLock { $0.append("\(event.productId)×\(event.quantity)") }
-        })
+        tokens.append(
+            try router.respond(to: CartTotal.self) { request, reply in
+                if request.currency == "XXX" {
+                    reply(.failure(CartLocked()))
+                } else {
+                    reply(.success(Total(amount: "10.50", currency: request.currency)))
+                }
+            })
+        tokens.append(
+            router.on(AddCartLine.self) { event in
+                received.lines.withLock { $0.append("\(event.productId)×\(event.quantity)") }
+            })
         return (router, received, tokens)
     }
 
@@ -49,9 +52,10 @@ import WebKit
         let controller = WKUserContentController()
         let bridge = RouterBridge(router: router, userContentController: controller)
 
-        let post = try #require(controller._deliver(
-            name: "addCartLine", body: ["productId": "p1", "quantity": 2],
-            frameInfo: frame("https://cdn.example.net/widget", mainFrame: false)))
+        let post = try #require(
+            controller._deliver(
+                name: "addCartLine", body: ["productId": "p1", "quantity": 2],
+                frameInfo: frame("https://cdn.example.net/widget", mainFrame: false)))
         #expect(await eventually { !post.isPending })
         #expect(received.lines.withLock { $0 } == ["p1×2"])
         #expect(post.value.map { $0 is NSNull } == true)
@@ -127,7 +131,8 @@ import WebKit
         controller.add(app, contentWorld: world, name: "probe")
         let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
         let sender = WKFrameInfo(_url: URL(string: "https://ads.example.org:8443/frame")!, isMainFrame: false)
-        try #require(controller._deliver(name: "probe", body: "x", frameInfo: sender, world: world, webView: webView) != nil)
+        try #require(
+            controller._deliver(name: "probe", body: "x", frameInfo: sender, world: world, webView: webView) != nil)
 
         let message = try #require(app.received.first)
         #expect(message.name == "probe")

@@ -32,7 +32,8 @@ import WebKit
         controller.addUserScript(appScript)
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let world = WKContentWorld.world(name: "bridge")
-        let bridge = RouterBridge(router: router, userContentController: controller, webView: webView, contentWorld: world)
+        let bridge = RouterBridge(
+            router: router, userContentController: controller, webView: webView, contentWorld: world)
         #expect(webView._evaluated.count == 1)
 
         let ping = router.on(Ping.self) { _ in }
