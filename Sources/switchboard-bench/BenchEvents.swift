@@ -1,69 +1,10 @@
 import Foundation
 import Switchboard
+import SwitchboardCommerce
 
-// The commerce events with the seeds' fields and types, as the decode section
-// decodes them three ways. They mirror SwitchboardCommerce's types field for
-// field (a body decodes the same way into either), so the section does not
-// depend on the reference handlers.
-
-struct AddCartLine: Event, Codable {
-    static let channel: Channel = "addCartLine"
-    var merchandiseId: String
-    var productId: String
-    var quantity: Int
-    var attributes: [String: String]
-}
-
-struct RemoveCartLine: Event, Codable {
-    static let channel: Channel = "removeCartLine"
-    var lineId: String
-    var merchandiseId: String
-    var productId: String
-    var quantity: Int
-    var attributes: [String: String]
-}
-
-struct ProductCartOffer: Codable, Sendable {
-    var offerId: String
-    var groupId: String?
-    var name: String?
-    var description: String?
-    var url: String?
-    var coverUrl: String?
-    var imageUrls: [String]
-    var currency: String?
-    var price: String?
-    var oldPrice: String?
-    var adult: Bool?
-    var availability: Int
-    var size: String?
-    var color: String?
-    var quantity: Int
-}
-
-struct ProductCartUpdate: Event, Codable {
-    static let channel: Channel = "productCartUpdate"
-    var offer: ProductCartOffer
-}
-
-struct WishlistEntryID: Codable, Sendable {
-    var productId: String
-    var listingId: String?
-    var variantId: String?
-}
-
-struct WishlistEntryUpdate: Event, Codable {
-    static let channel: Channel = "wishlistEntryUpdate"
-    var id: WishlistEntryID
-    var isWishlisted: Bool
-    var title: String?
-    var price: String?
-    var customData: JSONValue?
-}
-
-struct SDKReady: BodylessEvent {
-    static let channel: Channel = "sdkReady"
-}
+// The decode section decodes SwitchboardCommerce's own events (synthesized
+// `Codable`, the general decoder) three ways, and builds the same values by
+// hand-written casts for the baseline.
 
 // MARK: - Hand-written casts
 

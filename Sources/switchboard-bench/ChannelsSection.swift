@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardCommerce
 
 /// An event whose channel is read from a variable when it registers (the router
 /// reads `Event.channel` once, at registration), so one type registers any number

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardCommerce
 
 /// Section 1: decoding a body that `JSONSerialization` has already parsed
 /// (what a WebKit handler holds), three ways.

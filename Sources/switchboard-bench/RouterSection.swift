@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardCommerce
 
 /// Counts handler calls (the handlers do nothing else).
 nonisolated(unsafe) var handlerCalls = 0
