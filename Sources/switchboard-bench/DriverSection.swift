@@ -20,7 +20,12 @@ struct DriverSection {
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
         guard pipe(&input) == 0, pipe(&output) == 0 else { throw Failure(description: "pipe failed") }
-        var actions = posix_spawn_file_actions_t()
+        // posix_spawn_file_actions_t: a struct on Linux, an optional pointer on Darwin (Processes.spawn).
+        #if os(Linux)
+            var actions = posix_spawn_file_actions_t()
+        #else
+            var actions: posix_spawn_file_actions_t? = nil
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
@@ -31,7 +36,9 @@ struct DriverSection {
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        let envp = Processes.environmentBlock()
+        defer { for pointer in envp { free(pointer) } }
+        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         close(input[0])
         close(output[1])
         defer {

@@ -111,6 +111,17 @@ enum Processes {
         exit(0)
     }
 
+    /// This process's environment as a `NULL`-terminated `envp` for `posix_spawn`, built from
+    /// Foundation's copy: `environ` is not visible to Swift on Darwin (crt_externs.h has
+    /// `_NSGetEnviron()` instead). The caller frees each entry.
+    static func environmentBlock() -> [UnsafeMutablePointer<CChar>?] {
+        var envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map {
+            strdup("\($0.key)=\($0.value)")
+        }
+        envp.append(nil)
+        return envp
+    }
+
     /// Spawns `arguments` directly (stdin from `input`, or inherited when `nil`) and waits for it.
     static func spawn(
         _ arguments: [String], input: ChildInput?, outputPath: String, errorPath: String
@@ -144,12 +155,7 @@ enum Processes {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
-        // The child gets this process's environment, built from Foundation's copy: `environ`
-        // is not visible to Swift on Darwin (crt_externs.h has `_NSGetEnviron()` instead).
-        var envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map {
-            strdup("\($0.key)=\($0.value)")
-        }
-        envp.append(nil)
+        let envp = environmentBlock()
         defer { for pointer in envp { free(pointer) } }
 
         var pid: pid_t = 0
