@@ -302,12 +302,17 @@ final class ReplyWaiter: Sendable {
     /// Ends the message: whether its reply came (then the waiter is emptied for
     /// the next message; otherwise it must not be used again).
     func finish() -> Bool {
-        state.withLock { state in
-            guard state.resolved else { return false }
+        // The result (it may hold the last reference to a user's reply value) is taken out
+        // under the lock and released after it.
+        let (finished, result) = state.withLock { state -> (Bool, Result<ReplyValue, RequestFailure>?) in
+            guard state.resolved else { return (false, nil) }
+            let result = state.result
             state.result = nil
             state.resolved = false
-            return true
+            return (true, result)
         }
+        withExtendedLifetime(result) {}
+        return finished
     }
 
     /// Waits up to `limit` for the reply; `nil` if none came.

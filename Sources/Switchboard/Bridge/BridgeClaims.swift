@@ -40,12 +40,16 @@ enum BridgeClaims {
     static func claim(
         _ scope: HandlerScope, for bridge: RouterBridge, take: @escaping @Sendable () -> Cleanup?
     ) -> RouterBridge? {
-        let old = claims.withLock { claims -> Claim? in
+        // The claims of dead scopes leave under the lock but are released after it: their
+        // `take` closures may hold the last reference to a user's registry (its deinit is user code).
+        let (old, dropped) = claims.withLock { claims -> (Claim?, [HandlerScope: Claim]) in
             let old = claims[scope]
+            let dropped = claims
             claims = claims.filter { $0.value.scope.isAlive }
             claims[scope] = Claim(bridge: bridge, scope: scope, take: take)
-            return old
+            return (old, dropped)
         }
+        withExtendedLifetime(dropped) {}
         guard let old, old.scope.isAlive else { return nil }
         if let previous = old.bridge { return previous === bridge ? nil : previous }
         old.take()?.run()  // released, its removal still pending: do it before anything is added

@@ -11,10 +11,26 @@
 /// ```
 public final class Registration: Sendable, Hashable {
     private let cancellation: Locked<(@Sendable () -> Void)?>
+    /// The router's own tokens: an unregistration that is safe to repeat, run again by
+    /// every later ``cancel()``. A `cancel()` that finds the first one still under way
+    /// on another thread so returns only once the entry is gone and its flag is set,
+    /// without waiting for that thread (which may be running a user's deinit or observer).
+    private let repeatable: (@Sendable () -> Void)?
 
     /// Creates a token that runs `cancel` once, on ``cancel()`` or on release.
-    public init(_ cancel: @escaping @Sendable () -> Void) {
-        cancellation = Locked(cancel)
+    public convenience init(_ cancel: @escaping @Sendable () -> Void) {
+        self.init(once: cancel, repeatable: nil)
+    }
+
+    private init(once: @escaping @Sendable () -> Void, repeatable: (@Sendable () -> Void)?) {
+        cancellation = Locked(once)
+        self.repeatable = repeatable
+    }
+
+    /// A token whose `unregister` runs on the first ``cancel()`` (or release) and again
+    /// on every later one; `unregister` must be idempotent and run no user code.
+    static func repeatable(_ unregister: @escaping @Sendable () -> Void) -> Registration {
+        Registration(once: unregister, repeatable: unregister)
     }
 
     /// A token that unregisters nothing.
@@ -31,7 +47,11 @@ public final class Registration: Sendable, Hashable {
             defer { action = nil }
             return action
         }
-        action?()
+        if let action {
+            action()
+        } else {
+            repeatable?()
+        }
     }
 
     /// Whether ``cancel()`` has run.

@@ -17,7 +17,6 @@ import Foundation
 /// messages per channel is the order of the `receive` calls. Replies complete
 /// through single-use ``Reply`` handles, now or later, from any thread.
 ///
-/// All methods are safe to call from any thread. Handlers and observers are
 /// All methods are safe to call from any thread. No user code runs under the
 /// router's lock: handlers, responders, middleware, observers and completions are
 /// called, and everything a user gave the router is released, after it unlocks,
@@ -49,7 +48,9 @@ public final class Router: Sendable {
     static func token(
         _ state: Locked<State>, _ cancelled: CancelFlag, _ remove: @escaping @Sendable (inout State) -> Void
     ) -> Registration {
-        Registration { [weak state] in
+        // Repeatable: a second `cancel()` racing the first removes (a no-op by then, once the
+        // lock is its turn) and sets the flag itself, so it too returns only after both.
+        Registration.repeatable { [weak state] in
             if let state { Router.mutate(state, remove) }
             cancelled.cancel()
         }
