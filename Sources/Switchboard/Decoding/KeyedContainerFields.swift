@@ -44,7 +44,12 @@ class KeyedContainerFields<Owner: SourceDecoder> {
             return value
         }
         if ifPresent { return nil }
-        throw DecodingError.keyNotFound(
+        throw keyNotFound(key)
+    }
+
+    /// `keyNotFound` for `key`.
+    final func keyNotFound(_ key: any CodingKey) -> DecodingError {
+        .keyNotFound(
             key,
             .init(
                 codingPath: node.codingPath,
@@ -81,10 +86,25 @@ class KeyedContainerFields<Owner: SourceDecoder> {
         return try decoder.core.decodeFloat(value, node, .key(key))
     }
 
+    /// `Int`, the common width, without the generic: a `T?` of an unknown `T` costs a
+    /// run-time metadata lookup per call.
+    final func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        if case .int(let int)? = Source.number(value), let result = Int(exactly: int) { return result }
+        return try decoder.core.decodeInteger(Int.self, value, node, .key(key))
+    }
+
     final func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
         guard let value = try member(key, ifPresent: ifPresent) else { return nil }
         if case .int(let int)? = Source.number(value), let result = T(exactly: int) { return result }
         return try decoder.core.decodeInteger(T.self, value, node, .key(key))
+    }
+
+    /// The member `key` as `T`, or `keyNotFound`; returns `T` itself, so the caller needs
+    /// no `T?` (a run-time metadata lookup per call for an unknown `T`).
+    final func requiredValue<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
+        guard let value = lookup(key) else { throw keyNotFound(key) }
+        return try decoder.decodeValue(T.self, value, node, .key(key))
     }
 
     final func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {

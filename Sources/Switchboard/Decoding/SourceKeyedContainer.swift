@@ -27,8 +27,10 @@ protocol SourceKeyedContainer: AnyObject, KeyedDecodingContainerProtocol {
     func string(_ key: any CodingKey, ifPresent: Bool) throws -> String?
     func double(_ key: any CodingKey, ifPresent: Bool) throws -> Double?
     func float(_ key: any CodingKey, ifPresent: Bool) throws -> Float?
+    func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int?
     func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
     func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
+    func requiredValue<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T
     /// Nested containers and decoders of the member `key`.
     func nestedKeyed<NestedKey: CodingKey>(_ type: NestedKey.Type, _ key: any CodingKey) throws
         -> KeyedDecodingContainer<NestedKey>
@@ -76,7 +78,10 @@ extension SourceKeyedContainer {
         throw missing(key)
     }
 
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeInteger(key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        if let result = try int(key, ifPresent: false) { return result }
+        throw missing(key)
+    }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeInteger(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeInteger(key) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeInteger(key) }
@@ -93,17 +98,14 @@ extension SourceKeyedContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let result = try value(T.self, key, ifPresent: false) { return result }
-        throw missing(key)
+        try requiredValue(T.self, key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try bool(key, ifPresent: true) }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try string(key, ifPresent: true) }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try double(key, ifPresent: true) }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try float(key, ifPresent: true) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try integer(Int.self, key, ifPresent: true)
-    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try int(key, ifPresent: true) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         try integer(Int8.self, key, ifPresent: true)
     }
