@@ -2,8 +2,8 @@ import Foundation
 
 /// A keyed container's object and the one implementation of what it reads, for
 /// ``SourceKeyedContainer`` (which maps the `KeyedDecodingContainerProtocol` calls
-/// here). Generic over the decoder only, so each source's container classes,
-/// which inherit it, get it specialised for their source.
+/// here). Generic over the decoder only, so each source's final fields class,
+/// which inherits it, gets it specialised for its source.
 class KeyedContainerFields<Owner: SourceDecoder> {
     typealias Source = Owner.Source
 
