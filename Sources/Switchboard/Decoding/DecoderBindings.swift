@@ -12,11 +12,11 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
     var core: DecoderCore<FoundationSource> { self }
 
     func keyedContainer<Key: CodingKey>(
-        _ object: [String: Any], _ node: DecodingPath, keyedBy type: Key.Type
-    ) -> KeyedDecodingContainer<Key> {
+        _ value: Any, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(
             SourceKeyedContainer<FoundationKeyedFields, Key>(
-                fields: FoundationKeyedFields(decoder: self, object: object, node: node)))
+                fields: FoundationKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
 }
 
@@ -27,11 +27,11 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
     var core: DecoderCore<JSONValueSource> { self }
 
     func keyedContainer<Key: CodingKey>(
-        _ object: [String: JSONValue], _ node: DecodingPath, keyedBy type: Key.Type
-    ) -> KeyedDecodingContainer<Key> {
+        _ value: JSONValue, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(
             SourceKeyedContainer<JSONValueKeyedFields, Key>(
-                fields: JSONValueKeyedFields(decoder: self, object: object, node: node)))
+                fields: JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
 }
 
@@ -42,11 +42,11 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
     var core: DecoderCore<TapeSource> { self }
 
     func keyedContainer<Key: CodingKey>(
-        _ object: TapeValue, _ node: DecodingPath, keyedBy type: Key.Type
-    ) -> KeyedDecodingContainer<Key> {
+        _ value: TapeValue, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(
             SourceKeyedContainer<TapeKeyedFields, Key>(
-                fields: TapeKeyedFields(decoder: self, object: object, node: node)))
+                fields: TapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
 }
 

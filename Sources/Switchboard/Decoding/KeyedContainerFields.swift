@@ -119,8 +119,7 @@ class KeyedContainerFields<Owner: SourceDecoder> {
             throw DecodingError.valueNotFound(type, .init(codingPath: node.codingPath, debugDescription: ""))
         }
         let child = node.appending(.key(key))
-        let object = try decoder.core.objectContainer(value, child)
-        return decoder.keyedContainer(object, child, keyedBy: NestedKey.self)
+        return try decoder.keyedContainer(value, child, keyedBy: NestedKey.self)
     }
 
     final func nestedUnkeyed(_ key: any CodingKey) throws -> any UnkeyedDecodingContainer {
