@@ -6,6 +6,7 @@ import Foundation
 /// which inherits it, gets it specialised for its source.
 class KeyedContainerFields<Owner: SourceDecoder> {
     typealias Source = Owner.Source
+    typealias Value = Owner.Source.Value
 
     final let decoder: Owner
     final let object: Source.Object
@@ -100,11 +101,16 @@ class KeyedContainerFields<Owner: SourceDecoder> {
         return try decoder.core.decodeInteger(T.self, value, node, .key(key))
     }
 
-    /// The member `key` as `T`, or `keyNotFound`; returns `T` itself, so the caller needs
-    /// no `T?` (a run-time metadata lookup per call for an unknown `T`).
-    final func requiredValue<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
+    /// The member `key`, or `keyNotFound`. Not generic, so it runs specialised for the
+    /// source: its `Value?` would cost a run-time metadata lookup in generic code.
+    final func requiredMember(_ key: any CodingKey) throws -> Source.Value {
         guard let value = lookup(key) else { throw keyNotFound(key) }
-        return try decoder.decodeValue(T.self, value, node, .key(key))
+        return value
+    }
+
+    /// The member `value` (found at `key`) as `T`.
+    final func decodeMember<T: Decodable>(_ type: T.Type, _ value: Source.Value, _ key: any CodingKey) throws -> T {
+        try decoder.decodeValue(T.self, value, node, .key(key))
     }
 
     final func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {

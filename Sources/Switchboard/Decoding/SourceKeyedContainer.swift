@@ -20,7 +20,11 @@ protocol KeyedMemberReader: AnyObject {
     func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int?
     func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
     func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
-    func requiredValue<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T
+    associatedtype Value
+    /// The member `key`, or `keyNotFound`.
+    func requiredMember(_ key: any CodingKey) throws -> Value
+    /// The member `value` (found at `key`) as `T`.
+    func decodeMember<T: Decodable>(_ type: T.Type, _ value: Value, _ key: any CodingKey) throws -> T
     /// Nested containers and decoders of the member `key`.
     func nestedKeyed<NestedKey: CodingKey>(_ type: NestedKey.Type, _ key: any CodingKey) throws
         -> KeyedDecodingContainer<NestedKey>
@@ -103,7 +107,9 @@ struct SourceKeyedContainer<Fields: KeyedMemberReader, Key: CodingKey>: KeyedDec
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try fields.requiredValue(T.self, key)
+        // Two calls, so that the lookup runs specialised for the source and the generic
+        // part has no `T?` or `Value?` (a run-time metadata lookup each).
+        try fields.decodeMember(T.self, try fields.requiredMember(key), key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try fields.bool(key, ifPresent: true) }
