@@ -61,6 +61,7 @@ public struct BodyDecoder: Sendable {
     /// - Returns: the decoded value.
     /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
     public func decode<T: Decodable>(_ type: T.Type, from body: Any?) throws(BodyDecodingError) -> T {
+        if let wrapped = BodyDecoder.wrappedBody(body) { return try wrapped.decode(T.self, options: options) }
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
             try FoundationDecoder(value: root, node: .root, options: options).decodeValue(T.self, root, .root, .none)
@@ -96,6 +97,7 @@ public struct BodyDecoder: Sendable {
         from body: Any?,
         at key: String
     ) throws(BodyDecodingError) -> T {
+        if let wrapped = BodyDecoder.wrappedBody(body) { return try wrapped.decode(T.self, at: key, options: options) }
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
             try BodyDecoder.member(T.self, at: key, of: root, decoder: FoundationDecoder.self, options: options)
@@ -118,6 +120,16 @@ public struct BodyDecoder: Sendable {
         try BodyDecoder.run {
             try BodyDecoder.member(T.self, at: key, of: value, decoder: JSONValueDecoder.self, options: options)
         }
+    }
+
+    /// A ``MessageBody`` or a ``JSONValue`` passed where a Foundation tree is expected (`Any?`),
+    /// as a body of its own, so it decodes as itself and not as a value no type matches.
+    /// Compared by type first (a metadata check), so a Foundation tree pays no dynamic cast.
+    static func wrappedBody(_ body: Any?) -> MessageBody? {
+        guard let body else { return nil }
+        let type = ObjectIdentifier(Swift.type(of: body))
+        guard type == ObjectIdentifier(MessageBody.self) || type == ObjectIdentifier(JSONValue.self) else { return nil }
+        return MessageBody(body)
     }
 
     static func member<T: Decodable, Decoder: SourceDecoder>(

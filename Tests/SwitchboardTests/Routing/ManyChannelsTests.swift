@@ -119,3 +119,23 @@ struct NumberedEvent: Event {
         withExtendedLifetime(token) {}
     }
 }
+
+/// `BodyDecoder.decode(_:from:)` takes `Any?`: a ``MessageBody`` or ``JSONValue`` given there
+/// decodes as itself, with the same errors, instead of failing as a value no type matches.
+@Suite struct BodyDecoderWrappedBodyTests {
+    @Test func aMessageBodyOrJSONValueGivenAsAnyDecodesAsItself() throws {
+        let decoder = BodyDecoder()
+        let bytes = try MessageBody(jsonBytes: Array(#"{"count":2,"inner":{"count":3}}"#.utf8))
+        let json = JSONValue.object(["count": 4])
+        #expect(try decoder.decode(Ping.self, from: bytes as Any?).count == 2)
+        #expect(try decoder.decode(Ping.self, from: bytes as Any?, at: "inner").count == 3)
+        #expect(try decoder.decode(Ping.self, from: json as Any?).count == 4)
+        #expect(try decoder.decode(Ping.self, from: MessageBody(json: json) as Any?).count == 4)
+        let wrong = MessageBody(json: .object(["count": "four"]))
+        #expect {
+            _ = try decoder.decode(Ping.self, from: wrong as Any?)
+        } throws: { error in
+            (error as? BodyDecodingError)?.path == "body.count"
+        }
+    }
+}
