@@ -12,9 +12,11 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
     var core: DecoderCore<FoundationSource> { self }
 
     func keyedContainer<Key: CodingKey>(
-        _ object: [String: Any], _ node: DecodingPath, keyedBy type: Key.Type
-    ) -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(FoundationKeyedContainer<Key>(decoder: self, object: object, node: node))
+        _ value: Any, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(
+            SourceKeyedContainer<FoundationKeyedFields, Key>(
+                fields: FoundationKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
 }
 
@@ -25,9 +27,11 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
     var core: DecoderCore<JSONValueSource> { self }
 
     func keyedContainer<Key: CodingKey>(
-        _ object: [String: JSONValue], _ node: DecodingPath, keyedBy type: Key.Type
-    ) -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(JSONValueKeyedContainer<Key>(decoder: self, object: object, node: node))
+        _ value: JSONValue, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(
+            SourceKeyedContainer<JSONValueKeyedFields, Key>(
+                fields: JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
 }
 
@@ -38,20 +42,22 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
     var core: DecoderCore<TapeSource> { self }
 
     func keyedContainer<Key: CodingKey>(
-        _ object: TapeValue, _ node: DecodingPath, keyedBy type: Key.Type
-    ) -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: object, node: node))
+        _ value: TapeValue, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(
+            SourceKeyedContainer<TapeKeyedFields, Key>(
+                fields: TapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
 }
 
-/// The keyed container of a Foundation tree object.
-final class FoundationKeyedContainer<Key: CodingKey>: KeyedContainerFields<FoundationDecoder>, SourceKeyedContainer {}
+/// What the keyed container of a Foundation tree object reads.
+final class FoundationKeyedFields: KeyedContainerFields<FoundationDecoder>, KeyedMemberReader {}
 
-/// The keyed container of a ``JSONValue`` object.
-final class JSONValueKeyedContainer<Key: CodingKey>: KeyedContainerFields<JSONValueDecoder>, SourceKeyedContainer {}
+/// What the keyed container of a ``JSONValue`` object reads.
+final class JSONValueKeyedFields: KeyedContainerFields<JSONValueDecoder>, KeyedMemberReader {}
 
-/// The keyed container of an object in JSON bytes.
-final class TapeKeyedContainer<Key: CodingKey>: KeyedContainerFields<TapeDecoder>, SourceKeyedContainer {}
+/// What the keyed container of an object in JSON bytes reads.
+final class TapeKeyedFields: KeyedContainerFields<TapeDecoder>, KeyedMemberReader {}
 
 /// Stored fields of an unkeyed container (the behaviour is ``SourceUnkeyedContainer``'s).
 class UnkeyedContainerFields<Owner: SourceDecoder> {

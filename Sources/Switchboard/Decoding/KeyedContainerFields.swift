@@ -2,10 +2,11 @@ import Foundation
 
 /// A keyed container's object and the one implementation of what it reads, for
 /// ``SourceKeyedContainer`` (which maps the `KeyedDecodingContainerProtocol` calls
-/// here). Generic over the decoder only, so each source's container classes,
-/// which inherit it, get it specialised for their source.
+/// here). Generic over the decoder only, so each source's final fields class,
+/// which inherits it, gets it specialised for its source.
 class KeyedContainerFields<Owner: SourceDecoder> {
     typealias Source = Owner.Source
+    typealias Value = Owner.Source.Value
 
     final let decoder: Owner
     final let object: Source.Object
@@ -44,7 +45,12 @@ class KeyedContainerFields<Owner: SourceDecoder> {
             return value
         }
         if ifPresent { return nil }
-        throw DecodingError.keyNotFound(
+        throw keyNotFound(key)
+    }
+
+    /// `keyNotFound` for `key`.
+    final func keyNotFound(_ key: any CodingKey) -> DecodingError {
+        .keyNotFound(
             key,
             .init(
                 codingPath: node.codingPath,
@@ -81,10 +87,30 @@ class KeyedContainerFields<Owner: SourceDecoder> {
         return try decoder.core.decodeFloat(value, node, .key(key))
     }
 
+    /// `Int`, the common width, without the generic: a `T?` of an unknown `T` costs a
+    /// run-time metadata lookup per call.
+    final func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int? {
+        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+        if case .int(let int)? = Source.number(value), let result = Int(exactly: int) { return result }
+        return try decoder.core.decodeInteger(Int.self, value, node, .key(key))
+    }
+
     final func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
         guard let value = try member(key, ifPresent: ifPresent) else { return nil }
         if case .int(let int)? = Source.number(value), let result = T(exactly: int) { return result }
         return try decoder.core.decodeInteger(T.self, value, node, .key(key))
+    }
+
+    /// The member `key`, or `keyNotFound`. Not generic, so it runs specialised for the
+    /// source: its `Value?` would cost a run-time metadata lookup in generic code.
+    final func requiredMember(_ key: any CodingKey) throws -> Source.Value {
+        guard let value = lookup(key) else { throw keyNotFound(key) }
+        return value
+    }
+
+    /// The member `value` (found at `key`) as `T`.
+    final func decodeMember<T: Decodable>(_ type: T.Type, _ value: Source.Value, _ key: any CodingKey) throws -> T {
+        try decoder.decodeValue(T.self, value, node, .key(key))
     }
 
     final func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
@@ -99,8 +125,7 @@ class KeyedContainerFields<Owner: SourceDecoder> {
             throw DecodingError.valueNotFound(type, .init(codingPath: node.codingPath, debugDescription: ""))
         }
         let child = node.appending(.key(key))
-        let object = try decoder.core.objectContainer(value, child)
-        return decoder.keyedContainer(object, child, keyedBy: NestedKey.self)
+        return try decoder.keyedContainer(value, child, keyedBy: NestedKey.self)
     }
 
     final func nestedUnkeyed(_ key: any CodingKey) throws -> any UnkeyedDecodingContainer {

@@ -20,10 +20,12 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     init(value: Source.Value, node: DecodingPath, options: DecodingOptions)
     /// The rules and the current value (this decoder itself).
     var core: DecoderCore<Source> { get }
-    /// A keyed container of this source over `object`, at `node`.
+    /// A keyed container of this source over `value`, at `node` (an error when `value`
+    /// is not an object or nests too deep). Each decoder class implements it, so the
+    /// check runs specialised for its source, without run-time metadata lookups.
     func keyedContainer<Key: CodingKey>(
-        _ object: Source.Object, _ node: DecodingPath, keyedBy type: Key.Type
-    ) -> KeyedDecodingContainer<Key>
+        _ value: Source.Value, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key>
 }
 
 extension SourceDecoder {
@@ -33,7 +35,7 @@ extension SourceDecoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let core = self.core
-        return keyedContainer(try core.objectContainer(core.value, core.node), core.node, keyedBy: Key.self)
+        return try keyedContainer(core.value, core.node, keyedBy: Key.self)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

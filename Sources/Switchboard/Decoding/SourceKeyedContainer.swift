@@ -1,19 +1,9 @@
 import Foundation
 
-/// The keyed container over an object of any ``BodySource``.
-///
-/// The work is done once, in ``KeyedContainerFields`` (generic over the decoder
-/// only, so it is specialised for each source); the extension below maps each
-/// `KeyedDecodingContainerProtocol` call onto it. A container class is also
-/// generic over its `Key`, and a function generic over a type with an open
-/// parameter is not specialised: so the extension stays one call deep and passes
-/// the key as `any CodingKey`.
-///
-/// Containers are classes: the standard library's container box copies its
-/// container for every call, and copying one reference is cheaper than copying
-/// the fields. A container owns its decoder and its object, so one a user type
-/// keeps stays valid.
-protocol SourceKeyedContainer: AnyObject, KeyedDecodingContainerProtocol {
+/// What a keyed container reads: ``KeyedContainerFields``, through one final
+/// class per source (so its methods are specialised for the source), which
+/// ``SourceKeyedContainer`` calls.
+protocol KeyedMemberReader: AnyObject {
     /// The coding path of the object.
     var objectCodingPath: [any CodingKey] { get }
     /// The member names of the object.
@@ -27,8 +17,14 @@ protocol SourceKeyedContainer: AnyObject, KeyedDecodingContainerProtocol {
     func string(_ key: any CodingKey, ifPresent: Bool) throws -> String?
     func double(_ key: any CodingKey, ifPresent: Bool) throws -> Double?
     func float(_ key: any CodingKey, ifPresent: Bool) throws -> Float?
+    func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int?
     func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
     func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
+    associatedtype Value
+    /// The member `key`, or `keyNotFound`.
+    func requiredMember(_ key: any CodingKey) throws -> Value
+    /// The member `value` (found at `key`) as `T`.
+    func decodeMember<T: Decodable>(_ type: T.Type, _ value: Value, _ key: any CodingKey) throws -> T
     /// Nested containers and decoders of the member `key`.
     func nestedKeyed<NestedKey: CodingKey>(_ type: NestedKey.Type, _ key: any CodingKey) throws
         -> KeyedDecodingContainer<NestedKey>
@@ -36,16 +32,31 @@ protocol SourceKeyedContainer: AnyObject, KeyedDecodingContainerProtocol {
     func memberDecoder(_ key: any CodingKey) -> any Decoder
 }
 
-extension SourceKeyedContainer {
-    var codingPath: [any CodingKey] { objectCodingPath }
+/// The keyed container over an object of any ``BodySource``.
+///
+/// The work is done once, in ``KeyedContainerFields`` (generic over the decoder
+/// only, and specialised for each source through its final subclass, `Fields`);
+/// this struct maps each `KeyedDecodingContainerProtocol` call onto it, one call
+/// deep, passing the key as `any CodingKey` (a function generic over a type with
+/// an open parameter is not specialised). `Fields` is a non-generic class, so its
+/// conformance is found without a run-time lookup: a container class generic over
+/// `Key` conforming to the reader protocol cost a witness-table lookup per call.
+///
+/// The standard library's box copies its container for every call: this one is a
+/// single reference. A container owns its decoder and its object, so one a user
+/// type keeps stays valid.
+struct SourceKeyedContainer<Fields: KeyedMemberReader, Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let fields: Fields
+
+    var codingPath: [any CodingKey] { fields.objectCodingPath }
 
     /// The member names that make keys, sorted so that errors come in the same
     /// order on every run (a dictionary's own order changes from run to run).
-    var allKeys: [Key] { memberNames.sorted().compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { fields.memberNames.sorted().compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { hasMember(key) }
+    func contains(_ key: Key) -> Bool { fields.hasMember(key) }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try memberIsNull(key) }
+    func decodeNil(forKey key: Key) throws -> Bool { try fields.memberIsNull(key) }
 
     /// `keyNotFound` for `key` (never thrown: a decode with `ifPresent: false` throws it itself).
     private func missing(_ key: Key) -> DecodingError {
@@ -57,26 +68,29 @@ extension SourceKeyedContainer {
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        if let result = try bool(key, ifPresent: false) { return result }
+        if let result = try fields.bool(key, ifPresent: false) { return result }
         throw missing(key)
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        if let result = try string(key, ifPresent: false) { return result }
+        if let result = try fields.string(key, ifPresent: false) { return result }
         throw missing(key)
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        if let result = try double(key, ifPresent: false) { return result }
+        if let result = try fields.double(key, ifPresent: false) { return result }
         throw missing(key)
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        if let result = try float(key, ifPresent: false) { return result }
+        if let result = try fields.float(key, ifPresent: false) { return result }
         throw missing(key)
     }
 
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeInteger(key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        if let result = try fields.int(key, ifPresent: false) { return result }
+        throw missing(key)
+    }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeInteger(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeInteger(key) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeInteger(key) }
@@ -88,66 +102,71 @@ extension SourceKeyedContainer {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeInteger(key) }
 
     private func decodeInteger<T: FixedWidthInteger>(_ key: Key) throws -> T {
-        if let result = try integer(T.self, key, ifPresent: false) { return result }
+        if let result = try fields.integer(T.self, key, ifPresent: false) { return result }
         throw missing(key)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let result = try value(T.self, key, ifPresent: false) { return result }
-        throw missing(key)
+        // Two calls, so that the lookup runs specialised for the source and the generic
+        // part has no `T?` or `Value?` (a run-time metadata lookup each).
+        try fields.decodeMember(T.self, try fields.requiredMember(key), key)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try bool(key, ifPresent: true) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try string(key, ifPresent: true) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try double(key, ifPresent: true) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try float(key, ifPresent: true) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try integer(Int.self, key, ifPresent: true)
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try fields.bool(key, ifPresent: true) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try fields.string(key, ifPresent: true)
     }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try fields.double(key, ifPresent: true)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try fields.float(key, ifPresent: true)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try fields.int(key, ifPresent: true) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try integer(Int8.self, key, ifPresent: true)
+        try fields.integer(Int8.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try integer(Int16.self, key, ifPresent: true)
+        try fields.integer(Int16.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try integer(Int32.self, key, ifPresent: true)
+        try fields.integer(Int32.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try integer(Int64.self, key, ifPresent: true)
+        try fields.integer(Int64.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try integer(UInt.self, key, ifPresent: true)
+        try fields.integer(UInt.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try integer(UInt8.self, key, ifPresent: true)
+        try fields.integer(UInt8.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try integer(UInt16.self, key, ifPresent: true)
+        try fields.integer(UInt16.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try integer(UInt32.self, key, ifPresent: true)
+        try fields.integer(UInt32.self, key, ifPresent: true)
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try integer(UInt64.self, key, ifPresent: true)
+        try fields.integer(UInt64.self, key, ifPresent: true)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try value(T.self, key, ifPresent: true)
+        try fields.value(T.self, key, ifPresent: true)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try nestedKeyed(NestedKey.self, key)
+        try fields.nestedKeyed(NestedKey.self, key)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try nestedUnkeyed(key)
+        try fields.nestedUnkeyed(key)
     }
 
-    func superDecoder() throws -> any Decoder { memberDecoder(MemberKey("super")) }
+    func superDecoder() throws -> any Decoder { fields.memberDecoder(MemberKey("super")) }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder { memberDecoder(key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { fields.memberDecoder(key) }
 }

@@ -123,9 +123,9 @@ extension SourceUnkeyedContainer {
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let value = try peek(KeyedDecodingContainer<NestedKey>.self)
         let child = node.appending(.index(currentIndex))
-        let object = try decoder.core.objectContainer(value, child)
+        let container = try decoder.keyedContainer(value, child, keyedBy: NestedKey.self)
         currentIndex += 1
-        return decoder.keyedContainer(object, child, keyedBy: NestedKey.self)
+        return container
     }
 
     func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -26,6 +26,9 @@ final class StreamSink {
     /// The keys written into the open objects, in order; `keyStarts[i]` is where the `i`th open container's begin.
     @exclusivity(unchecked) var keys: [String] = []
     @exclusivity(unchecked) var keyStarts: [Int] = []
+    /// For each open container, a bit per key length (modulo 64) written into it: a key
+    /// whose length bit is clear cannot be a repeat, so most keys skip the scan.
+    @exclusivity(unchecked) var keyLengths: [UInt64] = []
     /// Set where the `Encoder` API cannot throw; the encode is redone through the tree.
     @exclusivity(unchecked) var failed = false
     /// Set once the encode is over: an encoder or container a value kept is still safe
@@ -40,6 +43,7 @@ final class StreamSink {
         if object { writer.beginObject() } else { writer.beginArray() }
         open.append(object)
         keyStarts.append(keys.count)
+        keyLengths.append(0)
     }
 
     /// Closes the containers above `level` (the number that stays open).
@@ -47,6 +51,7 @@ final class StreamSink {
         while open.count > level {
             if open.removeLast() { writer.endObject() } else { writer.endArray() }
             if let start = keyStarts.popLast() { keys.removeSubrange(start...) }
+            keyLengths.removeLast()
         }
     }
 
@@ -56,11 +61,18 @@ final class StreamSink {
     func key(_ key: String, level: Int) throws {
         if finished { return }
         guard open.count == level + 1, let start = keyStarts.last else { throw giveUp() }
-        var index = start
-        while index < keys.count {
-            if keys[index] == key { throw giveUp() }
-            index += 1
+        let length = key.utf8.count
+        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: length & 63)
+        let lengths = keyLengths[level]
+        if lengths & bit != 0 {
+            var index = start
+            while index < keys.count {
+                let other = keys[index]
+                if other.utf8.count == length && other == key { throw giveUp() }
+                index += 1
+            }
         }
+        keyLengths[level] = lengths | bit
         keys.append(key)
         writer.key(key)
     }
@@ -271,6 +283,20 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try sink.key(key.stringValue, level: level)
         try sink.write(value)
+    }
+
+    // The standard library's `encodeIfPresent` for these goes through the generic
+    // `encode`, with a run-time `Optional` metadata lookup per call; nil writes nothing.
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
