@@ -47,10 +47,15 @@ extension Router {
             var isFirst = true
             while !batch.isEmpty {
                 var delivered = 0
-                for message in batch where !(message.reply?.isResolved ?? false) {
-                    if router.deliverKept(message) { delivered += 1 }
+                var goesOn = true
+                for (index, message) in batch.enumerated() where !(message.reply?.isResolved ?? false) {
+                    // The handler went: the drain ended, keeping this message and the rest again.
+                    goesOn = router.deliverKept(message, rest: batch[(index + 1)...])
+                    if !goesOn { break }
+                    delivered += 1
                 }
                 if isFirst, delivered > 0 { router.diagnostics.emit(.keptDelivered(channel, count: delivered)) }
+                guard goesOn else { return }
                 isFirst = false
                 let channel = self.channel
                 batch = router.mutate { state -> [KeptMessage] in

@@ -118,6 +118,12 @@ extension Router {
             return drains[channel]?.count
         }
 
+        /// Ends the drain of `channel` before its end (its handler went): returns what was
+        /// queued behind it, in order, for the caller to keep again after what the drain still held.
+        mutating func endDrain(_ channel: Channel) -> [KeptMessage] {
+            drains.removeValue(forKey: channel) ?? []
+        }
+
         /// Takes what was queued behind the drain of `channel`; when nothing was, the drain ends.
         mutating func takeQueued(_ channel: Channel) -> [KeptMessage] {
             guard let queued = drains[channel], !queued.isEmpty else {

@@ -154,21 +154,50 @@ extension Router {
         }
     }
 
-    /// Delivers one message of a drain to the channel's handler or responder, or, when
-    /// the channel has neither any more, applies its policy. Returns whether it was delivered.
-    func deliverKept(_ kept: KeptMessage) -> Bool {
+    /// Delivers one message of a drain to the channel's handler or responder.
+    ///
+    /// When the channel has neither any more (its handler went during the drain), the
+    /// drain ends instead: this message, `rest` (what the drain still held) and what was
+    /// queued behind the drain are kept again in their order, or discarded under
+    /// `.drop`, in one step under the lock. A handler that registers meanwhile so gets
+    /// them in arrival order, never a later message before an earlier one.
+    /// - Returns: whether the drain goes on (`false`: it ended, `rest` is taken care of).
+    func deliverKept(_ kept: KeptMessage, rest: ArraySlice<KeptMessage>) -> Bool {
+        enum Step {
+            case deliver(Route)
+            case ended(dropped: [KeptMessage], keptCounts: [Int], overflow: [KeptMessage])
+        }
         let channel = kept.message.channel
-        let route = currentRoute(of: channel)
-        if route.isLive {
+        let defaultPolicy = options.defaultBufferPolicy
+        let maxTotal = options.maxKeptTotal
+        let step = mutate { state -> Step in
+            let route = state.table.route(channel)
+            if let route, route.isLive { return .deliver(route) }
+            var again = [kept] + rest.filter { !($0.reply?.isResolved ?? false) }
+            again += state.buffer.endDrain(channel)
+            state.updateRoute(channel) { route in route.isDraining = false }
+            let policy = route?.policy ?? defaultPolicy
+            guard policy != .drop else { return .ended(dropped: again, keptCounts: [], overflow: []) }
+            let capacity = self.capacity(of: policy)
+            var counts: [Int] = []
+            var overflow: [KeptMessage] = []
+            for message in again {
+                let (count, pushedOut) = state.buffer.append(
+                    message, on: channel, capacity: capacity, maxTotal: maxTotal)
+                counts.append(count)
+                overflow += pushedOut
+            }
+            return .ended(dropped: [], keptCounts: counts, overflow: overflow)
+        }
+        switch step {
+        case .deliver(let route):
             _ = deliverDirectly(kept.message, on: route, reply: kept.reply)
             return true
+        case .ended(let dropped, let keptCounts, let overflow):
+            for message in dropped { discard(message, on: channel, diagnostic: .unhandled(channel)) }
+            for message in overflow { discard(message, on: channel, diagnostic: .keptOverflow(channel)) }
+            for count in keptCounts where count > 0 { diagnostics.emit(.kept(channel, count: count)) }
+            return false
         }
-        let policy = route.policy ?? options.defaultBufferPolicy
-        if policy == .drop {
-            discard(kept, on: channel, diagnostic: .unhandled(channel))
-        } else {
-            _ = keep(kept.message, policy: policy, reply: kept.reply, fromDrain: true)
-        }
-        return false
     }
 }
