@@ -60,8 +60,8 @@ package.targets += [
 
 // One place for the settings every target shares: Swift 6 mode, strict
 // concurrency (implied by 6), `any` spelled out, and warnings treated as errors
-// (`treatAllWarnings`, SE-0480: a safe setting, unlike `-warnings-as-errors`
-// through `unsafeFlags`, which SwiftPM refuses in a package depended on by version).
+// (`treatAllWarnings`, SE-0480: a safe setting, unlike passing `-warnings-as-errors`
+// as an unsafe compiler flag, which SwiftPM refuses in a package depended on by version).
 for target in package.targets {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))

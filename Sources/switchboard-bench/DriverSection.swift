@@ -20,25 +20,12 @@ struct DriverSection {
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
         guard pipe(&input) == 0, pipe(&output) == 0 else { throw Failure(description: "pipe failed") }
-        // posix_spawn_file_actions_t: a struct on Linux, an optional pointer on Darwin (Processes.spawn).
-        #if os(Linux)
-            var actions = posix_spawn_file_actions_t()
-        #else
-            var actions: posix_spawn_file_actions_t? = nil
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        for end in input + output { posix_spawn_file_actions_addclose(&actions, end) }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let envp = Processes.environmentBlock()
-        defer { for pointer in envp { free(pointer) } }
-        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        let (pid, code, _) = Processes.posixSpawn(arguments) { actions in
+            posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+            posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+            for end in input + output { posix_spawn_file_actions_addclose(&actions, end) }
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         close(input[0])
         close(output[1])
         defer {

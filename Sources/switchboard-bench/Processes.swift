@@ -111,56 +111,62 @@ enum Processes {
         exit(0)
     }
 
-    /// This process's environment as a `NULL`-terminated `envp` for `posix_spawn`, built from
-    /// Foundation's copy: `environ` is not visible to Swift on Darwin (crt_externs.h has
-    /// `_NSGetEnviron()` instead). The caller frees each entry.
-    static func environmentBlock() -> [UnsafeMutablePointer<CChar>?] {
+    // Linux (glibc <spawn.h>): `posix_spawn_file_actions_t` is a struct, initialised in place.
+    // Darwin (<spawn.h>, posix_spawn_file_actions_init(3)): it is `typedef void *`, imported as
+    // an optional pointer that `posix_spawn_file_actions_init` allocates; it starts `nil`.
+    #if os(Linux)
+        typealias FileActions = posix_spawn_file_actions_t
+        static func emptyFileActions() -> FileActions { posix_spawn_file_actions_t() }
+    #else
+        typealias FileActions = posix_spawn_file_actions_t?
+        static func emptyFileActions() -> FileActions { nil }
+    #endif
+
+    /// Starts `arguments` with `posix_spawn`: the file actions `configure` adds, this process's
+    /// environment (built from Foundation's copy: `environ` is not visible to Swift on Darwin,
+    /// whose crt_externs.h has `_NSGetEnviron()` instead).
+    /// - Returns: the child's pid, `posix_spawn`'s result, and the clock read just before the spawn.
+    static func posixSpawn(
+        _ arguments: [String], configure: (inout FileActions) throws -> Void
+    ) rethrows -> (pid: pid_t, code: Int32, start: UInt64) {
+        var actions = emptyFileActions()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        try configure(&actions)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
         var envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map {
             strdup("\($0.key)=\($0.value)")
         }
         envp.append(nil)
-        return envp
+        defer { for pointer in envp { free(pointer) } }
+        var pid: pid_t = 0
+        let start = nowNanoseconds()
+        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        return (pid, code, start)
     }
 
     /// Spawns `arguments` directly (stdin from `input`, or inherited when `nil`) and waits for it.
     static func spawn(
         _ arguments: [String], input: ChildInput?, outputPath: String, errorPath: String
     ) throws -> ChildRun {
-        // Linux (glibc <spawn.h>): `posix_spawn_file_actions_t` is a struct, initialised in place.
-        // Darwin (<spawn.h>, posix_spawn_file_actions_init(3)): it is `typedef void *`, imported as
-        // an optional pointer that `posix_spawn_file_actions_init` allocates; it starts `nil`.
-        #if os(Linux)
-            var actions = posix_spawn_file_actions_t()
-        #else
-            var actions: posix_spawn_file_actions_t? = nil
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-
         var pipeEnds: [Int32] = [-1, -1]
-        switch input {
-        case .file(let path):
-            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
-        case .generated:
-            guard pipe(&pipeEnds) == 0 else { throw ProcessError.io("pipe failed") }
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
-            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        case nil:
-            break
+        let (pid, code, start) = try posixSpawn(arguments) { actions in
+            switch input {
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+            case .generated:
+                guard pipe(&pipeEnds) == 0 else { throw ProcessError.io("pipe failed") }
+                posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+                posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+                posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+            case nil:
+                break
+            }
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { for pointer in argv { free(pointer) } }
-        let envp = environmentBlock()
-        defer { for pointer in envp { free(pointer) } }
-
-        var pid: pid_t = 0
-        let start = nowNanoseconds()
-        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         guard code == 0 else {
             if pipeEnds[0] >= 0 {
                 close(pipeEnds[0])
