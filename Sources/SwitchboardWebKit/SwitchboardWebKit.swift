@@ -121,7 +121,13 @@ import Switchboard
                 replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
                 return
             }
-            bridge.handle(name: message.name, body: message.body, replyHandler: replyHandler)
+            // Who posted it, for the channel's origin policy: WebKit's own account of the frame.
+            let frame = message.frameInfo
+            let origin = frame.securityOrigin
+            let sender = MessageSender(
+                securityOriginProtocol: origin.protocol, host: origin.host, port: origin.port,
+                isMainFrame: frame.isMainFrame)
+            bridge.handle(name: message.name, body: message.body, sender: sender, replyHandler: replyHandler)
         }
     }
 #endif
