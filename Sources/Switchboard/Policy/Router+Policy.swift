@@ -61,6 +61,17 @@ extension Router {
         return Manifest(channels: channels, features: enabled)
     }
 
+    /// Sends a request by channel name from `sender` and waits for its reply, as a
+    /// page's `postMessage` with a reply would. See ``request(name:body:)-(String,Any?)``.
+    /// - Returns: the reply, or why there is none; ``RequestFailure/rejected(_:_:)`` when the
+    ///   channel's ``OriginPolicy`` refuses `sender`.
+    public func request(name: String, body: Any? = nil, sender: MessageSender) async -> Result<ReplyValue, RequestFailure> {
+        let body = MessageBody(body)
+        return await withCheckedContinuation { continuation in
+            _ = receive(name: name, body: body, sender: sender, replyHandler: { continuation.resume(returning: $0) })
+        }
+    }
+
     /// Refuses a message its channel's policy does not admit: reports it, answers its
     /// reply handler, and returns the outcome. Nothing else runs and nothing changes.
     func reject(
