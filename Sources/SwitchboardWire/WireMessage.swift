@@ -36,7 +36,7 @@ public struct WireMessage: Sendable, Hashable {
     public var body: JSONValue?
     /// The id, when given.
     public var id: WireID?
-    /// Who sent it, from `"origin"` and `"mainFrame"` (``MessageSender/unknown`` without them).
+    /// Who sent it, from `"origin"` and `"mainFrame"` (`MessageSender.unknown` without them).
     public var sender: MessageSender
 
     /// Creates a message.

@@ -8,7 +8,7 @@ import Foundation
 /// ```
 ///   Router ──observeManifest──▶ RouterBridge ──add / remove / user script──▶ registry (WKUserContentController)
 ///     ▲                              │
-///     └── receive(_:replyHandler:) ◀─┴── handle(name:body:replyHandler:) ◀── page: postMessage(…)
+///     └── receive(_:replyHandler:) ◀─┴── handle(name:body:sender:replyHandler:) ◀── page: postMessage(…)
 /// ```
 ///
 /// The bridge registers exactly the router's live channels (those with a handler

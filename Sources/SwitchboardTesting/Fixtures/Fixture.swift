@@ -16,7 +16,7 @@ public struct FixtureMessage: Sendable {
     public let line: Int
     /// The file the message came from, when it came from a file.
     public let source: URL?
-    /// Who sent it, from `"origin"` and `"mainFrame"` (``MessageSender/unknown`` without them).
+    /// Who sent it, from `"origin"` and `"mainFrame"` (`MessageSender.unknown` without them).
     public let sender: MessageSender
 
     /// Creates a message.
