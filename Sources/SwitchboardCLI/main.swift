@@ -138,7 +138,8 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.allowedOrigins.append(try OriginPattern(parsing: text))
             } catch {
                 throw UsageError(
-                    message: "--allow-origin: \(error.description) (expected scheme://host[:port] or scheme://*.domain)")
+                    message: "--allow-origin: \(error.description) (expected scheme://host[:port] or scheme://*.domain)"
+                )
             }
         case "--allow-subframes":
             invocation.allowsSubframes = true

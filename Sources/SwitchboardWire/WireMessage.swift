@@ -106,7 +106,8 @@ public struct WireMessage: Sendable, Hashable {
         switch members["origin"] {
         case nil: break
         case .string(let text)?: origin = text
-        case let other?: return .failure(WireMalformed(message: WireMessage.originProblem(other.kindName), name: name, id: id))
+        case let other?:
+            return .failure(WireMalformed(message: WireMessage.originProblem(other.kindName), name: name, id: id))
         }
         var mainFrame: Bool?
         switch members["mainFrame"] {

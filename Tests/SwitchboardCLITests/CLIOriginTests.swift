@@ -39,8 +39,12 @@ extension CLIEndToEnd {
             #expect(rejected["name"] as? String == "sdkReady")
             let message = (rejected["error"] as? [String: Any])?["message"] as? String ?? ""
             #expect(message.hasPrefix("sdkReady: rejected: origin https://shop.example.com.evil.net is not allowed"))
-            #expect(run.outputLines[1].hasPrefix(#"{"line":2,"id":"b","name":"sdkReady","outcome":"rejected","error":{"message":"#))
-            #expect(run.errors.contains("6 messages: 2 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 4 rejected ("))
+            #expect(
+                run.outputLines[1].hasPrefix(
+                    #"{"line":2,"id":"b","name":"sdkReady","outcome":"rejected","error":{"message":"#))
+            #expect(
+                run.errors.contains(
+                    "6 messages: 2 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 4 rejected ("))
         }
 
         @Test func allowSubframesLetsSubframeMessagesIn() async throws {

@@ -29,10 +29,12 @@ import Testing
         let frame = MessageSender(
             securityOriginProtocol: "https", host: "widget.wishlist.example", port: 0, isMainFrame: false)
         let entry: [String: Any] = ["id": ["productId": "1234"], "isWishlisted": true]
-        let wished = router.receive(name: "wishlistEntryUpdate", body: MessageBody(entry), sender: frame, replyHandler: nil)
+        let wished = router.receive(
+            name: "wishlistEntryUpdate", body: MessageBody(entry), sender: frame, replyHandler: nil)
         #expect(wished.description == "handled by 1")
         #expect(router.manifest(for: frame).channels == ["wishlistEntryUpdate", "wishlistGetState"])
-        let cartFromWidget = router.receive(name: "addCartLine", body: MessageBody(line), sender: frame, replyHandler: nil)
+        let cartFromWidget = router.receive(
+            name: "addCartLine", body: MessageBody(line), sender: frame, replyHandler: nil)
         #expect(cartFromWidget.kind == "rejected")
     }
 }

@@ -23,9 +23,11 @@ import Testing
         let shop = MessageSender(securityOriginProtocol: "https", host: "shop.example.com", port: 0, isMainFrame: true)
         #expect(shop.origin == (try Origin(parsing: "https://shop.example.com")))
         #expect(shop.isMainFrame == true)
-        let explicit = MessageSender(securityOriginProtocol: "https", host: "Shop.Example.com", port: 443, isMainFrame: false)
+        let explicit = MessageSender(
+            securityOriginProtocol: "https", host: "Shop.Example.com", port: 443, isMainFrame: false)
         #expect(explicit.origin == shop.origin && explicit.isMainFrame == false)
-        let other = MessageSender(securityOriginProtocol: "https", host: "shop.example.com", port: 8443, isMainFrame: true)
+        let other = MessageSender(
+            securityOriginProtocol: "https", host: "shop.example.com", port: 8443, isMainFrame: true)
         #expect(other.origin?.serialized == "https://shop.example.com:8443")
         // An opaque origin (sandboxed frame, about:blank): WebKit reports empty parts.
         let opaque = MessageSender(securityOriginProtocol: "", host: "", port: 0, isMainFrame: false)

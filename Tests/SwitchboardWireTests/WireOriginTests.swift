@@ -99,7 +99,9 @@ import Testing
         #expect(results[6].error?.message.contains(#""null" is not a valid origin"#) == true)
         #expect(summary[.rejected] == 6)
         #expect(summary.exitStatus == 1)
-        #expect(summary.description.hasPrefix("7 messages: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 6 rejected ("))
+        #expect(
+            summary.description.hasPrefix(
+                "7 messages: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 6 rejected ("))
     }
 
     @Test func theTapePathAndTheSlowPathReadTheSameSender() throws {

@@ -66,7 +66,8 @@ public struct OriginPattern: Hashable, Sendable, CustomStringConvertible {
         }
         let port = try parts.port.map { (port) throws(OriginError) -> Int in try OriginSyntax.port(port, text: text) }
         self.init(
-            kind: .subdomains(scheme: scheme, domain: domain, port: port == Origin.defaultPort(of: scheme) ? nil : port),
+            kind: .subdomains(
+                scheme: scheme, domain: domain, port: port == Origin.defaultPort(of: scheme) ? nil : port),
             domainLabels: labels)
     }
 
@@ -87,7 +88,8 @@ public struct OriginPattern: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .exact(let origin): return origin.serialized
-        case .subdomains(let scheme, let domain, let port): return "\(scheme)://*.\(domain)\(port.map { ":\($0)" } ?? "")"
+        case .subdomains(let scheme, let domain, let port):
+            return "\(scheme)://*.\(domain)\(port.map { ":\($0)" } ?? "")"
         }
     }
 

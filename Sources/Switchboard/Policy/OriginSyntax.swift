@@ -13,7 +13,8 @@ enum OriginSyntax {
     ) throws(OriginError) -> (scheme: Substring, host: Substring, port: Substring?) {
         for scalar in text.unicodeScalars {
             if scalar.value >= 0x80 {
-                throw OriginError(text, "it contains non-ASCII characters (write an international name in its punycode xn-- form)")
+                throw OriginError(
+                    text, "it contains non-ASCII characters (write an international name in its punycode xn-- form)")
             }
             if scalar.value <= 0x20 || scalar.value == 0x7F {
                 throw OriginError(text, "it contains a space or a control character")
@@ -21,7 +22,8 @@ enum OriginSyntax {
         }
         if text.isEmpty { throw OriginError(text, "it is empty") }
         if text.lowercased() == "null" {
-            throw OriginError(text, "\"null\" is the origin of an opaque document (a sandboxed frame, a data: or file: URL)")
+            throw OriginError(
+                text, "\"null\" is the origin of an opaque document (a sandboxed frame, a data: or file: URL)")
         }
         guard let separator = text.range(of: "://") else {
             throw OriginError(text, "it has no scheme (expected scheme://host)")
@@ -54,7 +56,9 @@ enum OriginSyntax {
 
     /// The scheme, lowercased: a letter, then letters, digits, `+`, `-` or `.`; not an opaque scheme.
     static func scheme(_ scheme: String, text: String) throws(OriginError) -> String {
-        guard let first = scheme.utf8.first else { throw OriginError(text, "it has no scheme (expected scheme://host)") }
+        guard let first = scheme.utf8.first else {
+            throw OriginError(text, "it has no scheme (expected scheme://host)")
+        }
         guard isLetter(first), scheme.utf8.allSatisfy({ isLetter($0) || isDigit($0) || "+-.".utf8.contains($0) })
         else {
             throw OriginError(text, "the scheme \(String(reflecting: scheme)) is not a valid scheme")
@@ -108,10 +112,14 @@ enum OriginSyntax {
             if label.isEmpty { throw OriginError(text, "the host has an empty label (two dots, or a leading dot)") }
             if label.utf8.count > 63 { throw OriginError(text, "a label of the host is longer than 63 characters") }
             guard label.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }) else {
-                throw OriginError(text, "the host label \(String(reflecting: String(label))) has a character other than a letter, digit or hyphen")
+                throw OriginError(
+                    text,
+                    "the host label \(String(reflecting: String(label))) has a character other than a letter, digit or hyphen"
+                )
             }
             if label.hasPrefix("-") || label.hasSuffix("-") {
-                throw OriginError(text, "the host label \(String(reflecting: String(label))) starts or ends with a hyphen")
+                throw OriginError(
+                    text, "the host label \(String(reflecting: String(label))) starts or ends with a hyphen")
             }
         }
         return labels

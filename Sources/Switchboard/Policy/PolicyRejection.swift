@@ -42,11 +42,13 @@ public struct PolicyRejection: Error, Hashable, Sendable, CustomStringConvertibl
             return "the sender's origin is unknown and the channel's policy admits only \(policy)"
         case .invalidOrigin(let text):
             let why = PolicyRejection.whyNotAnOrigin(text)
-            return "origin \(String(reflecting: text)) is not a valid origin (\(why)); the channel's policy admits only \(policy)"
+            return
+                "origin \(String(reflecting: text)) is not a valid origin (\(why)); the channel's policy admits only \(policy)"
         case .originNotAllowed:
             return "origin \(origin) is not allowed (allowed: \(policy))"
         case .unknownFrame:
-            return "origin \(origin) did not say whether it is the main frame, and the policy admits only a known frame (\(policy))"
+            return
+                "origin \(origin) did not say whether it is the main frame, and the policy admits only a known frame (\(policy))"
         case .subframe:
             return "origin \(origin) sent it from a sub-frame, and the policy admits the main frame only (\(policy))"
         }

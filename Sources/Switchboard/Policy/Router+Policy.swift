@@ -65,7 +65,9 @@ extension Router {
     /// page's `postMessage` with a reply would. See ``request(name:body:)-(String,Any?)``.
     /// - Returns: the reply, or why there is none; ``RequestFailure/rejected(_:_:)`` when the
     ///   channel's ``OriginPolicy`` refuses `sender`.
-    public func request(name: String, body: Any? = nil, sender: MessageSender) async -> Result<ReplyValue, RequestFailure> {
+    public func request(name: String, body: Any? = nil, sender: MessageSender) async -> Result<
+        ReplyValue, RequestFailure
+    > {
         let body = MessageBody(body)
         return await withCheckedContinuation { continuation in
             _ = receive(name: name, body: body, sender: sender, replyHandler: { continuation.resume(returning: $0) })

@@ -85,7 +85,8 @@ extension Router {
         }
         let channel = Channel(uncheckedName: name)
         // Who may call: checked before middleware, buffering, decoding and lookup.
-        if let access = found?.originPolicy ?? defaultAccess, let rejection = access.rejection(of: sender, on: channel) {
+        if let access = found?.originPolicy ?? defaultAccess, let rejection = access.rejection(of: sender, on: channel)
+        {
             return reject(rejection, replyHandler: replyHandler)
         }
         let message = Message(channel: channel, body: body, id: id, sender: sender)

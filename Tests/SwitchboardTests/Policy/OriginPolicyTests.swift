@@ -7,7 +7,8 @@ import Testing
     static let shop = MessageSender(originText: "https://shop.example.com", isMainFrame: true)
 
     func shopPolicy(subframes: Bool = false) throws -> OriginPolicy {
-        try OriginPolicy(allowing: ["https://shop.example.com", "https://*.cdn.example.net"], allowsSubframes: subframes)
+        try OriginPolicy(
+            allowing: ["https://shop.example.com", "https://*.cdn.example.net"], allowsSubframes: subframes)
     }
 
     func rejection(_ outcome: Outcome, sourceLocation: SourceLocation = #_sourceLocation) -> PolicyRejection? {
@@ -35,7 +36,8 @@ import Testing
         let router = Router(options: RouterOptions(originPolicy: try shopPolicy()))
         let seen = RouterRecorder<Int>()
         let token = router.on(Ping.self) { seen.append($0.count) }
-        let outcome = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: Self.shop, replyHandler: nil)
+        let outcome = router.receive(
+            name: "ping", body: MessageBody(["count": 1]), sender: Self.shop, replyHandler: nil)
         guard case .handled = outcome else {
             Issue.record("\(outcome)")
             return
@@ -73,7 +75,8 @@ import Testing
             "https://cdn.example.net", "https://cdn.example.net.evil.io", "https://xcdn.example.net",
         ] {
             let sender = MessageSender(originText: text, isMainFrame: true)
-            let outcome = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
+            let outcome = router.receive(
+                name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
             #expect(rejection(outcome)?.reason == .originNotAllowed, "\(text)")
         }
         withExtendedLifetime(token) {}
@@ -82,9 +85,13 @@ import Testing
     @Test func otherPortsAndSchemesAreRejected() throws {
         let router = Router(options: RouterOptions(originPolicy: try shopPolicy()))
         let token = router.on(Ping.self) { _ in Issue.record("another port or scheme reached the handler") }
-        for text in ["http://shop.example.com", "https://shop.example.com:8443", "wss://shop.example.com", "app://shop.example.com"] {
+        for text in [
+            "http://shop.example.com", "https://shop.example.com:8443", "wss://shop.example.com",
+            "app://shop.example.com",
+        ] {
             let sender = MessageSender(originText: text, isMainFrame: true)
-            let outcome = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
+            let outcome = router.receive(
+                name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
             #expect(rejection(outcome)?.reason == .originNotAllowed, "\(text)")
         }
         withExtendedLifetime(token) {}
@@ -100,7 +107,8 @@ import Testing
         ] {
             let sender = MessageSender(originText: text, isMainFrame: true)
             #expect(sender.origin == nil && sender.claimedOrigin == text)
-            let outcome = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
+            let outcome = router.receive(
+                name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
             let found = rejection(outcome)
             #expect(found?.reason == .invalidOrigin(text), "\(text)")
             #expect(found?.message.contains("not a valid origin") == true)
@@ -124,7 +132,8 @@ import Testing
             let router = Router(options: RouterOptions(originPolicy: try shopPolicy(subframes: subframes)))
             let token = router.on(Ping.self) { _ in Issue.record("an unknown frame reached the handler") }
             let sender = MessageSender(originText: "https://shop.example.com", isMainFrame: nil)
-            let outcome = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
+            let outcome = router.receive(
+                name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil)
             #expect(rejection(outcome)?.reason == .unknownFrame)
             withExtendedLifetime(token) {}
         }
@@ -149,10 +158,11 @@ import Testing
     @Test func middlewareNeverSeesARejectedMessage() throws {
         let router = Router(options: RouterOptions(originPolicy: try shopPolicy()))
         let seen = RouterRecorder<String>()
-        let middleware = router.use(Middleware { message, next in
-            seen.append(message.channel.name)
-            return next(message)
-        })
+        let middleware = router.use(
+            Middleware { message, next in
+                seen.append(message.channel.name)
+                return next(message)
+            })
         let handler = router.on(Ping.self) { _ in }
         let evil = MessageSender(originText: "https://evil.example", isMainFrame: true)
         _ = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: evil, replyHandler: nil)
@@ -164,7 +174,9 @@ import Testing
     }
 
     @Test func aRejectedMessageIsNeverKeptForALaterHandler() throws {
-        let router = Router(options: RouterOptions(defaultBufferPolicy: .keep(max: 10, for: .seconds(60)), originPolicy: try shopPolicy()))
+        let router = Router(
+            options: RouterOptions(
+                defaultBufferPolicy: .keep(max: 10, for: .seconds(60)), originPolicy: try shopPolicy()))
         let evil = MessageSender(originText: "https://evil.example", isMainFrame: true)
         let outcome = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: evil, replyHandler: nil)
         #expect(rejection(outcome) != nil)
@@ -181,7 +193,8 @@ import Testing
         let router = Router(options: RouterOptions(originPolicy: try shopPolicy()))
         let token = router.on(Ping.self) { _ in }
         let evil = MessageSender(originText: "https://evil.example", isMainFrame: true)
-        let outcome = router.receive(name: "ping", body: MessageBody(["count": "not a number"]), sender: evil, replyHandler: nil)
+        let outcome = router.receive(
+            name: "ping", body: MessageBody(["count": "not a number"]), sender: evil, replyHandler: nil)
         #expect(rejection(outcome) != nil)
         withExtendedLifetime(token) {}
     }
@@ -230,7 +243,8 @@ import Testing
         let token = router.on(Ping.self) { seen.append($0.count) }
         let frame = MessageSender(originText: "https://widget.example.io", isMainFrame: false)
         _ = router.receive(name: "ping", body: MessageBody(["count": 1]), sender: frame, replyHandler: nil)
-        let shopOutcome = router.receive(name: "ping", body: MessageBody(["count": 2]), sender: Self.shop, replyHandler: nil)
+        let shopOutcome = router.receive(
+            name: "ping", body: MessageBody(["count": 2]), sender: Self.shop, replyHandler: nil)
         #expect(rejection(shopOutcome)?.reason == .originNotAllowed)
         router.setOriginPolicy(nil, for: "ping")
         _ = router.receive(name: "ping", body: MessageBody(["count": 3]), sender: Self.shop, replyHandler: nil)
@@ -271,7 +285,8 @@ import Testing
 
     @Test func theManifestForASenderListsWhatItMayCall() throws {
         let router = Router(options: RouterOptions(originPolicy: try shopPolicy()))
-        router.setOriginPolicy(try OriginPolicy(allowing: ["https://widget.example.io"], allowsSubframes: true), for: "echo")
+        router.setOriginPolicy(
+            try OriginPolicy(allowing: ["https://widget.example.io"], allowsSubframes: true), for: "echo")
         let ping = router.on(Ping.self) { _ in }
         let echo = try router.respond(to: Echo.self) { request, reply in reply(.success(request.text)) }
         router.declare(Feature("echoing", needs: ["echo"]))

@@ -41,8 +41,12 @@ import Testing
     }
 
     @Test func webKitsPartsMakeTheSameOriginAsItsText() throws {
-        #expect(try Origin(scheme: "https", host: "Shop.example.com", port: 0) == Origin(parsing: "https://shop.example.com"))
-        #expect(try Origin(scheme: "https", host: "shop.example.com", port: 443) == Origin(parsing: "https://shop.example.com"))
+        #expect(
+            try Origin(scheme: "https", host: "Shop.example.com", port: 0)
+                == Origin(parsing: "https://shop.example.com"))
+        #expect(
+            try Origin(scheme: "https", host: "shop.example.com", port: 443)
+                == Origin(parsing: "https://shop.example.com"))
         #expect(try Origin(scheme: "http", host: "::1", port: 8080) == Origin(parsing: "http://[::1]:8080"))
         #expect(throws: OriginError.self) { try Origin(scheme: "https", host: "shop.example.com", port: 70_000) }
         #expect(throws: OriginError.self) { try Origin(scheme: "", host: "", port: 0) }
