@@ -31,7 +31,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
     /// A middleware stopped a message with an outcome of its own.
     case stopped(Channel, by: String, Outcome)
     /// The channel's ``OriginPolicy`` refused a message's sender; nothing ran.
-    case rejected(PolicyRejection)
+    indirect case rejected(PolicyRejection)
 
     /// The channel concerned, when the name was valid.
     public var channel: Channel? {

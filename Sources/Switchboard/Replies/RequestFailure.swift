@@ -22,7 +22,8 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
     case unencodableRequest(Channel, BodyEncodingError)
     /// The channel's ``OriginPolicy`` refused the sender (origin or frame); nothing ran.
     /// Its ``message`` reads `<channel>: rejected: …`, unlike `no responder is registered`.
-    case rejected(Channel, PolicyRejection)
+    // `indirect` for a fixed, small layout (see `Outcome.invalid`).
+    indirect case rejected(Channel, PolicyRejection)
 
     /// The channel the request was sent on, when its name was valid.
     public var channel: Channel? {

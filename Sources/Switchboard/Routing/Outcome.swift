@@ -23,7 +23,8 @@ public enum Outcome: Sendable, CustomStringConvertible {
     case stopped(reason: String)
     /// The channel's ``OriginPolicy`` refused the sender, before middleware, buffering,
     /// decoding and handler lookup: nothing ran and nothing changed.
-    case rejected(PolicyRejection)
+    // `indirect` for a fixed, small layout (see `invalid`): an outcome is copied at every middleware.
+    indirect case rejected(PolicyRejection)
 
     /// A short, stable name for the outcome (`handled`, `replied`, `unhandled`, …).
     public var kind: String {
