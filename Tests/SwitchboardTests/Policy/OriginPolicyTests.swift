@@ -301,3 +301,39 @@ import Testing
         withExtendedLifetime((ping, echo)) {}
     }
 }
+
+/// Policies change while messages flow: each message is checked against one policy or
+/// the other, never a torn one, and nothing deadlocks.
+@Suite struct OriginPolicyConcurrencyTests {
+    @Test func changingPoliciesWhileReceivingGivesHandledOrRejectedOnly() async throws {
+        let router = Router()
+        let handled = Locked(0)
+        let token = router.on(Ping.self) { _ in handled.withLock { $0 += 1 } }
+        let shop = try OriginPolicy(allowing: ["https://shop.example.com"])
+        let sender = MessageSender(originText: "https://evil.example", isMainFrame: true)
+        let rejected = Locked(0)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<500 {
+                    router.setDefaultOriginPolicy(round % 2 == 0 ? shop : nil)
+                    router.setOriginPolicy(round % 3 == 0 ? shop : nil, for: "ping")
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    for count in 0..<500 {
+                        let outcome = router.receive(
+                            name: "ping", body: MessageBody(["count": count]), sender: sender, replyHandler: nil)
+                        switch outcome {
+                        case .handled: break
+                        case .rejected: rejected.withLock { $0 += 1 }
+                        default: Issue.record("unexpected \(outcome)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(handled.withLock { $0 } + rejected.withLock { $0 } == 1000)
+        withExtendedLifetime(token) {}
+    }
+}
