@@ -7,7 +7,13 @@ import Testing
 /// `"origin"` and `"mainFrame"` on the wire: read the same way by the tape path and the
 /// slow path, malformed with another type, inert without a policy, `rejected` under one.
 @Suite struct WireOriginTests {
-    func outcomes(_ lines: [String], policy: OriginPolicy?) throws -> ([WireOutcome], WireSummary) {
+    /// Runs the lines through a session on a Dispatch thread (a session may wait for a reply:
+    /// never on the cooperative pool).
+    func outcomes(_ lines: [String], policy: OriginPolicy?) async throws -> ([WireOutcome], WireSummary) {
+        try await onDispatchThread { try outcomesBlocking(lines, policy: policy) }
+    }
+
+    func outcomesBlocking(_ lines: [String], policy: OriginPolicy?) throws -> ([WireOutcome], WireSummary) {
         let router = Router(options: RouterOptions(originPolicy: policy))
         let commerce = try router.installReferenceCommerce()
         defer { withExtendedLifetime(commerce) {} }
@@ -36,7 +42,7 @@ import Testing
         #expect(invalid.sender.origin == nil && invalid.sender.claimedOrigin == "null")
     }
 
-    @Test func anOriginOrMainFrameOfAnotherTypeIsMalformedOnBothPaths() throws {
+    @Test func anOriginOrMainFrameOfAnotherTypeIsMalformedOnBothPaths() async throws {
         let cases: [(String, String)] = [
             (#"{"name":"sdkReady","origin":5}"#, #""origin" must be a string"#),
             (#"{"name":"sdkReady","origin":null}"#, #""origin" must be a string"#),
@@ -47,7 +53,7 @@ import Testing
             (#"{"name":"sdkReady","mainFrame":null}"#, #""mainFrame" must be a boolean, found null"#),
             (#"{"name":"sdkReady","id":"x","orig\u0069n":true}"#, #""origin" must be a string"#),
         ]
-        let (results, summary) = try outcomes(cases.map(\.0), policy: nil)
+        let (results, summary) = try await outcomes(cases.map(\.0), policy: nil)
         for ((line, expected), outcome) in zip(cases, results) {
             #expect(outcome.kind == .malformed, "\(line)")
             #expect(outcome.name == "sdkReady", "\(line)")
@@ -62,19 +68,19 @@ import Testing
         #expect(summary[.malformed] == cases.count)
     }
 
-    @Test func withoutAPolicyTheFieldsChangeNothing() throws {
+    @Test func withoutAPolicyTheFieldsChangeNothing() async throws {
         let lines = [
             #"{"name":"sdkReady","origin":"https://evil.example","mainFrame":false}"#,
             #"{"name":"sdkReady","origin":"null"}"#,
             #"{"name":"productCartGetState","id":"g","origin":"https://shop.example.com@evil.example","mainFrame":true}"#,
         ]
-        let (results, summary) = try outcomes(lines, policy: nil)
+        let (results, summary) = try await outcomes(lines, policy: nil)
         #expect(results.map(\.kind) == [.handled, .handled, .replied])
         #expect(summary.exitStatus == 0)
         #expect(!summary.description.contains("rejected"))
     }
 
-    @Test func underAPolicyARefusedMessageIsRejectedWithItsReason() throws {
+    @Test func underAPolicyARefusedMessageIsRejectedWithItsReason() async throws {
         let policy = try OriginPolicy(allowing: ["https://shop.example.com"])
         let lines = [
             #"{"name":"sdkReady","origin":"https://shop.example.com","mainFrame":true}"#,
@@ -85,7 +91,7 @@ import Testing
             #"{"name":"sdkReady","mainFrame":true}"#,
             #"{"name":"sdkReady","origin":"null","mainFrame":true}"#,
         ]
-        let (results, summary) = try outcomes(lines, policy: policy)
+        let (results, summary) = try await outcomes(lines, policy: policy)
         #expect(results.map(\.kind) == [.handled] + Array(repeating: .rejected, count: 6))
         #expect(
             results[1].jsonLine
@@ -104,7 +110,7 @@ import Testing
                 "7 messages: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 6 rejected ("))
     }
 
-    @Test func theTapePathAndTheSlowPathReadTheSameSender() throws {
+    @Test func theTapePathAndTheSlowPathReadTheSameSender() async throws {
         let policy = try OriginPolicy(allowing: ["https://*.example.com"], allowsSubframes: true)
         let lines = [
             #"{"name":"sdkReady","origin":"https://a.example.com","mainFrame":false}"#,
@@ -112,7 +118,7 @@ import Testing
             #"{"name":"sdkReady","origin":"https://example.com","mainFrame":true}"#,
             #"{"mainFrame":true,"origin":"HTTPS://B.EXAMPLE.COM:443","name":"sdkReady"}"#,
         ]
-        let (fast, _) = try outcomes(lines, policy: policy)
+        let (fast, _) = try await outcomes(lines, policy: policy)
         let router = Router(options: RouterOptions(originPolicy: policy))
         let commerce = try router.installReferenceCommerce()
         var session = WireSession(router: router)
