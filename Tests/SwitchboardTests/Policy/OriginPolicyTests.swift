@@ -337,3 +337,21 @@ import Testing
         withExtendedLifetime(token) {}
     }
 }
+
+/// A typed in-process request is checked like one from the page.
+@Suite struct TypedRequestPolicyTests {
+    @Test func aTypedRequestCarriesItsSender() async throws {
+        let router = Router(
+            options: RouterOptions(originPolicy: try OriginPolicy(allowing: ["https://shop.example.com"])))
+        let token = try router.respond(to: Echo.self) { request, reply in reply(.success("re: " + request.text)) }
+        let shop = MessageSender(originText: "https://shop.example.com", isMainFrame: true)
+        #expect(try await router.request(Echo(text: "hi"), sender: shop) == "re: hi")
+        do {
+            _ = try await router.request(Echo(text: "hi"))
+            Issue.record("an unknown sender was admitted")
+        } catch {
+            #expect(error.kind == "rejected")
+        }
+        withExtendedLifetime(token) {}
+    }
+}
