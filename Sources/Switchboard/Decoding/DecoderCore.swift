@@ -261,7 +261,8 @@ class DecoderCore<Source: BodySource> {
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> [String: String]? {
         guard let object = Source.object(value) else { return nil }
-        try checkDepth(node.appending(component))
+        // The path is only built when it is too deep (an error names it).
+        if node.depth + 1 >= options.maxDepth { try checkDepth(node.appending(component)) }
         var result = [String: String](minimumCapacity: Source.count(of: object))
         var allStrings = true
         Source.forEachMember(of: object) { key, member in
