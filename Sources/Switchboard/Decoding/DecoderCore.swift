@@ -223,7 +223,7 @@ class DecoderCore<Source: BodySource> {
         T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self
             || T.self == JSONValue.self || T.self == [String: JSONValue].self || T.self == [String: String].self
             || T.self == [JSONValue].self || T.self == Date.self || T.self == URL.self || T.self == Decimal.self
-            || T.self == Float.self || T.self == Int64.self || T.self == Data.self
+            || T.self == Float.self || T.self == Int64.self || T.self == Data.self || T.self == [String].self
     }
 
     /// The types decoded without their own `init(from:)`: the scalars (when they
@@ -251,7 +251,23 @@ class DecoderCore<Source: BodySource> {
         if T.self == Float.self { return try decodeFloat(value, node, component) as? T }
         if T.self == Int64.self { return try decodeInteger(Int64.self, value, node, component) as? T }
         if T.self == Data.self { return try decodeData(value, node, component) as? T }
+        if T.self == [String].self { return stringArray(value, node) as? T }
         return nil
+    }
+
+    /// `value` as `[String]` in one pass, when it is an array of strings that nests
+    /// within the depth limit; `nil` otherwise, and the caller's generic path decodes
+    /// it (and reports any problem exactly as `Array.init(from:)` does).
+    final func stringArray(_ value: Source.Value, _ node: DecodingPath) -> [String]? {
+        guard node.depth + 1 < options.maxDepth, let array = Source.array(value) else { return nil }
+        let count = Source.count(of: array)
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        for index in 0..<count {
+            guard let string = Source.string(Source.element(of: array, at: index)) else { return nil }
+            strings.append(string)
+        }
+        return strings
     }
 
     /// `value` as `[String: String]` in one pass over the members, when it is an

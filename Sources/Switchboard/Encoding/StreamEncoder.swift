@@ -123,6 +123,12 @@ final class StreamSink {
         if type == String.self, let string = value as? String { return writer.write(string) }
         if type == Int.self, let integer = value as? Int { return writer.write(integer) }
         if type == Bool.self, let flag = value as? Bool { return writer.write(flag) }
+        if type == [String].self, let strings = value as? [String] {
+            writer.beginArray()
+            for string in strings { writer.write(string) }
+            writer.endArray()
+            return
+        }
         if type == Double.self || type == Float.self || type == JSONValue.self || type == Date.self
             || type == URL.self || type == Decimal.self || type == Data.self
         {
