@@ -30,8 +30,8 @@ final class StreamSink {
     /// (escaping is one-to-one), so no `String` is kept or compared.
     @exclusivity(unchecked) var keySpans: [Int] = []
     @exclusivity(unchecked) var keyStarts: [Int] = []
-    /// For each open container, a bit per escaped key length (modulo 64) written into it:
-    /// a key whose length bit is clear cannot be a repeat, so most keys skip the scan.
+    /// For each open container, a bit per key written into it (``keySignature(_:_:)``
+    /// modulo 64): a key whose bit is clear cannot be a repeat, so most keys skip the scan.
     @exclusivity(unchecked) var keyLengths: [UInt64] = []
     /// An encoder whose value is done and that nothing else holds, for the next value
     /// (see ``write(_:)``); dropped when the encode is over.
@@ -76,12 +76,22 @@ final class StreamSink {
         writer.key(key)
         let end = writer.byteCount &- 2  // before `":`
         let length = end &- begin
-        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: length & 63)
+        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: keySignature(begin, length) & 63)
         let lengths = keyLengths[level]
         if lengths & bit != 0, isRepeat(begin, end, from: start) { throw giveUp() }
         keyLengths[level] = lengths | bit
         keySpans.append(begin)
         keySpans.append(end)
+    }
+
+    /// The escaped key at `begin` (`length` bytes) reduced to a few bits: its length and
+    /// its first and last bytes, so keys of one length rarely share a bit.
+    @inline(__always)
+    private func keySignature(_ begin: Int, _ length: Int) -> Int {
+        guard length > 0 else { return 0 }
+        return writer.withUnsafeBytes { bytes in
+            length &+ Int(bytes[begin]) &* 5 &+ Int(bytes[begin &+ length &- 1]) &* 3
+        }
     }
 
     /// Whether the key just written at `begin..<end` repeats one of the spans from `start` on.
