@@ -18,6 +18,13 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
             SourceKeyedContainer<FoundationKeyedFields, Key>(
                 fields: FoundationKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
+
+    @inline(never)
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try specialValue(T.self, value, node, component)
+    }
 }
 
 /// The decoder for one decode of a ``JSONValue``.
@@ -33,6 +40,13 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
             SourceKeyedContainer<JSONValueKeyedFields, Key>(
                 fields: JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
     }
+
+    @inline(never)
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type, _ value: JSONValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try specialValue(T.self, value, node, component)
+    }
 }
 
 /// The decoder for one decode of JSON bytes, as the scanner parsed them.
@@ -47,6 +61,13 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
         KeyedDecodingContainer(
             SourceKeyedContainer<TapeKeyedFields, Key>(
                 fields: TapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
+    }
+
+    @inline(never)
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type, _ value: TapeValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try specialValue(T.self, value, node, component)
     }
 }
 

@@ -217,41 +217,32 @@ class DecoderCore<Source: BodySource> {
 
     // MARK: Any Decodable
 
-    /// Whether `T` is one of the types ``decodeSpecial(_:_:_:_:)`` decodes (metatype comparisons only).
+    /// Whether `T` is one of the types ``SourceDecoder/specialValue(_:_:_:_:)`` decodes without
+    /// their own `init(from:)` (metatype comparisons only): the scalars (when they arrive
+    /// through a generic path, as `[String: String]` members do), ``JSONValue`` (converted
+    /// straight from the tree), `Date`, `URL`, `Decimal`, `Data`, and `[String: String]` and
+    /// `[String]` (read in one pass).
     @inline(__always)
     static func isSpecial<T>(_ type: T.Type) -> Bool {
         T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self
             || T.self == JSONValue.self || T.self == [String: JSONValue].self || T.self == [String: String].self
             || T.self == [JSONValue].self || T.self == Date.self || T.self == URL.self || T.self == Decimal.self
-            || T.self == Float.self || T.self == Int64.self || T.self == Data.self
+            || T.self == Float.self || T.self == Int64.self || T.self == Data.self || T.self == [String].self
     }
 
-    /// The types decoded without their own `init(from:)`: the scalars (when they
-    /// arrive through a generic path, as `[String: String]` members do),
-    /// ``JSONValue`` (converted straight from the tree), `Date`, `URL`,
-    /// `Decimal` and `Data`.
-    @inline(__always)
-    final func decodeSpecial<T: Decodable>(
-        _ type: T.Type,
-        _ value: Source.Value,
-        _ node: DecodingPath,
-        _ component: DecodingStep
-    ) throws -> T? {
-        if T.self == String.self { return try decodeString(value, node, component) as? T }
-        if T.self == Int.self { return try decodeInteger(Int.self, value, node, component) as? T }
-        if T.self == Bool.self { return try decodeBool(value, node, component) as? T }
-        if T.self == Double.self { return try decodeDouble(value, node, component) as? T }
-        if T.self == JSONValue.self { return try jsonValue(value, node, component) as? T }
-        if T.self == [String: JSONValue].self { return try jsonObject(value, node, component) as? T }
-        if T.self == [String: String].self { return try stringDictionary(value, node, component) as? T }
-        if T.self == [JSONValue].self { return try jsonArray(value, node, component) as? T }
-        if T.self == Date.self { return try decodeDate(value, node, component) as? T }
-        if T.self == URL.self { return try decodeURL(value, node, component) as? T }
-        if T.self == Decimal.self { return try decodeDecimal(value, node, component) as? T }
-        if T.self == Float.self { return try decodeFloat(value, node, component) as? T }
-        if T.self == Int64.self { return try decodeInteger(Int64.self, value, node, component) as? T }
-        if T.self == Data.self { return try decodeData(value, node, component) as? T }
-        return nil
+    /// `value` as `[String]` in one pass, when it is an array of strings that nests
+    /// within the depth limit; `nil` otherwise, and the caller's generic path decodes
+    /// it (and reports any problem exactly as `Array.init(from:)` does).
+    final func stringArray(_ value: Source.Value, _ node: DecodingPath) -> [String]? {
+        guard node.depth + 1 < options.maxDepth, let array = Source.array(value) else { return nil }
+        let count = Source.count(of: array)
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        for index in 0..<count {
+            guard let string = Source.string(Source.element(of: array, at: index)) else { return nil }
+            strings.append(string)
+        }
+        return strings
     }
 
     /// `value` as `[String: String]` in one pass over the members, when it is an
@@ -261,7 +252,8 @@ class DecoderCore<Source: BodySource> {
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> [String: String]? {
         guard let object = Source.object(value) else { return nil }
-        try checkDepth(node.appending(component))
+        // The path is only built when it is too deep (an error names it).
+        if node.depth + 1 >= options.maxDepth { try checkDepth(node.appending(component)) }
         var result = [String: String](minimumCapacity: Source.count(of: object))
         var allStrings = true
         Source.forEachMember(of: object) { key, member in

@@ -26,6 +26,12 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     func keyedContainer<Key: CodingKey>(
         _ value: Source.Value, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key>
+    /// Decodes one of the types ``DecoderCore/isSpecial(_:)`` names. Each decoder
+    /// class implements it by calling ``specialValue(_:_:_:_:)``, so the rules run
+    /// specialised for its source (generic code over `T` calls it through here).
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type, _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T
 }
 
 extension SourceDecoder {
@@ -101,15 +107,46 @@ extension SourceDecoder {
         return try decodeStructured(T.self, value, node, component)
     }
 
-    /// Decodes one of the types ``DecoderCore/isSpecial(_:)`` names.
-    @inline(never)
-    func decodeSpecialValue<T: Decodable>(
+    /// The body of every decoder class's ``decodeSpecialValue(_:_:_:_:)``: each type
+    /// is read by its rule and cast to `T` (no `T?` is made: in code generic over `T`
+    /// it costs a run-time metadata lookup); a `[String: String]` or `[String]` the
+    /// one-pass rule declines (another element type, too deep) goes through its own
+    /// `init(from:)`, which reports the problem.
+    @inline(__always)
+    func specialValue<T: Decodable>(
         _ type: T.Type,
         _ value: Source.Value,
         _ node: DecodingPath,
         _ component: DecodingStep
     ) throws -> T {
-        if let special = try core.decodeSpecial(T.self, value, node, component) { return special }
+        let core = self.core
+        if T.self == String.self, let result = try core.decodeString(value, node, component) as? T { return result }
+        if T.self == Int.self, let result = try core.decodeInteger(Int.self, value, node, component) as? T {
+            return result
+        }
+        if T.self == Bool.self, let result = try core.decodeBool(value, node, component) as? T { return result }
+        if T.self == Double.self, let result = try core.decodeDouble(value, node, component) as? T { return result }
+        if T.self == JSONValue.self, let result = try core.jsonValue(value, node, component) as? T { return result }
+        if T.self == [String: JSONValue].self, let result = try core.jsonObject(value, node, component) as? T {
+            return result
+        }
+        if T.self == [String: String].self, let strings = try core.stringDictionary(value, node, component),
+            let result = strings as? T
+        {
+            return result
+        }
+        if T.self == [JSONValue].self, let result = try core.jsonArray(value, node, component) as? T { return result }
+        if T.self == Date.self, let result = try core.decodeDate(value, node, component) as? T { return result }
+        if T.self == URL.self, let result = try core.decodeURL(value, node, component) as? T { return result }
+        if T.self == Decimal.self, let result = try core.decodeDecimal(value, node, component) as? T { return result }
+        if T.self == Float.self, let result = try core.decodeFloat(value, node, component) as? T { return result }
+        if T.self == Int64.self, let result = try core.decodeInteger(Int64.self, value, node, component) as? T {
+            return result
+        }
+        if T.self == Data.self, let result = try core.decodeData(value, node, component) as? T { return result }
+        if T.self == [String].self, let strings = core.stringArray(value, node), let result = strings as? T {
+            return result
+        }
         return try decodeStructured(T.self, value, node, component)
     }
 

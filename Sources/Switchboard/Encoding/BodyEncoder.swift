@@ -65,12 +65,17 @@ public struct BodyEncoder: Sendable {
     public func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
         // Streamed straight into bytes when the value encodes the usual way (`StreamEncoder.swift`);
         // otherwise through the tree, which gives the same bytes or the error with its path.
+        // The sink writes into `writer` itself (swapped in for the stream, swapped back
+        // after it); a stream that gives up is cut back to where it began.
         let sink = StreamSink(escapesLineSeparators: writer.escapesLineSeparators)
-        defer { sink.finished = true }
-        if (try? sink.write(value)) != nil, !sink.failed {
-            sink.writer.withUnsafeBytes { bytes in writer.writeRaw(bytes.assumingMemoryBound(to: UInt8.self)) }
-            return
-        }
+        let mark = writer.mark
+        swap(&writer, &sink.writer)
+        let streamed = (try? sink.write(value)) != nil && !sink.failed
+        swap(&writer, &sink.writer)
+        sink.finished = true
+        sink.spare = nil
+        if streamed { return }
+        writer.rewind(to: mark)
         let node = try encodeNode(value)
         node.write(to: &writer)
     }

@@ -23,26 +23,35 @@ final class StreamSink {
     @exclusivity(unchecked) var writer: JSONWriter
     /// Whether an open container is an object, innermost last.
     @exclusivity(unchecked) var open: [Bool] = []
-    /// The keys written into the open objects, in order; `keyStarts[i]` is where the `i`th open container's begin.
-    @exclusivity(unchecked) var keys: [String] = []
+    /// Where the keys written into the open objects are in the writer's bytes, in order:
+    /// two offsets per key, the first byte of its escaped text and the byte after it
+    /// (between its quotes). `keyStarts[i]` is where the `i`th open container's begin.
+    /// A key repeats another exactly when their escaped texts are the same bytes
+    /// (escaping is one-to-one), so no `String` is kept or compared.
+    @exclusivity(unchecked) var keySpans: [Int] = []
     @exclusivity(unchecked) var keyStarts: [Int] = []
-    /// For each open container, a bit per key length (modulo 64) written into it: a key
-    /// whose length bit is clear cannot be a repeat, so most keys skip the scan.
+    /// For each open container, a bit per key written into it (``keySignature(_:_:)``
+    /// modulo 64): a key whose bit is clear cannot be a repeat, so most keys skip the scan.
     @exclusivity(unchecked) var keyLengths: [UInt64] = []
+    /// An encoder whose value is done and that nothing else holds, for the next value
+    /// (see ``write(_:)``); dropped when the encode is over.
+    @exclusivity(unchecked) var spare: StreamEncoder?
     /// Set where the `Encoder` API cannot throw; the encode is redone through the tree.
     @exclusivity(unchecked) var failed = false
     /// Set once the encode is over: an encoder or container a value kept is still safe
     /// to use, and what it writes goes nowhere (as with the tree encoder).
     @exclusivity(unchecked) var finished = false
 
+    /// A sink whose writer is `writer`'s: the caller swaps its writer in and out
+    /// (``BodyEncoder/encodeJSON(_:into:)``), so the bytes go straight where they belong.
     init(escapesLineSeparators: Bool) {
-        writer = JSONWriter(capacity: 512, escapesLineSeparators: escapesLineSeparators)
+        writer = JSONWriter(capacity: 0, escapesLineSeparators: escapesLineSeparators)
     }
 
     func push(object: Bool) {
         if object { writer.beginObject() } else { writer.beginArray() }
         open.append(object)
-        keyStarts.append(keys.count)
+        keyStarts.append(keySpans.count)
         keyLengths.append(0)
     }
 
@@ -50,31 +59,58 @@ final class StreamSink {
     func close(to level: Int) {
         while open.count > level {
             if open.removeLast() { writer.endObject() } else { writer.endArray() }
-            if let start = keyStarts.popLast() { keys.removeSubrange(start...) }
+            if let start = keyStarts.popLast() { keySpans.removeSubrange(start...) }
             keyLengths.removeLast()
         }
     }
 
     /// Writes `key` into the innermost object, which must be the container at `level`
-    /// (`level` open containers below it); throws when the stream cannot follow.
+    /// (`level` open containers below it); throws when the stream cannot follow (a
+    /// repeated key: what was written then goes, as the whole stream does).
     @inline(__always)
     func key(_ key: String, level: Int) throws {
         if finished { return }
         guard open.count == level + 1, let start = keyStarts.last else { throw giveUp() }
-        let length = key.utf8.count
-        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: length & 63)
+        // The object's first key has no comma before it; the others have one.
+        let begin = writer.byteCount &+ (keySpans.count > start ? 2 : 1)
+        writer.key(key)
+        let end = writer.byteCount &- 2  // before `":`
+        let length = end &- begin
+        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: keySignature(begin, length) & 63)
         let lengths = keyLengths[level]
-        if lengths & bit != 0 {
-            var index = start
-            while index < keys.count {
-                let other = keys[index]
-                if other.utf8.count == length && other == key { throw giveUp() }
-                index += 1
+        if lengths & bit != 0, isRepeat(begin, end, from: start) { throw giveUp() }
+        keyLengths[level] = lengths | bit
+        keySpans.append(begin)
+        keySpans.append(end)
+    }
+
+    /// The escaped key at `begin` (`length` bytes) reduced to a few bits: its length and
+    /// its first and last bytes, so keys of one length rarely share a bit.
+    @inline(__always)
+    private func keySignature(_ begin: Int, _ length: Int) -> Int {
+        guard length > 0 else { return 0 }
+        return writer.withUnsafeBytes { bytes in
+            length &+ Int(bytes[begin]) &* 5 &+ Int(bytes[begin &+ length &- 1]) &* 3
+        }
+    }
+
+    /// Whether the key just written at `begin..<end` repeats one of the spans from `start` on.
+    private func isRepeat(_ begin: Int, _ end: Int, from start: Int) -> Bool {
+        let length = end &- begin
+        return keySpans.withUnsafeBufferPointer { spans in
+            writer.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return false }
+                var index = start
+                while index &+ 1 < spans.count {
+                    let other = spans[index]
+                    if spans[index &+ 1] &- other == length, memcmp(base + other, base + begin, length) == 0 {
+                        return true
+                    }
+                    index &+= 2
+                }
+                return false
             }
         }
-        keyLengths[level] = lengths | bit
-        keys.append(key)
-        writer.key(key)
     }
 
     /// Checks that the container at `level` is the innermost one.
@@ -97,6 +133,12 @@ final class StreamSink {
         if type == String.self, let string = value as? String { return writer.write(string) }
         if type == Int.self, let integer = value as? Int { return writer.write(integer) }
         if type == Bool.self, let flag = value as? Bool { return writer.write(flag) }
+        if type == [String].self, let strings = value as? [String] {
+            writer.beginArray()
+            for string in strings { writer.write(string) }
+            writer.endArray()
+            return
+        }
         if type == Double.self || type == Float.self || type == JSONValue.self || type == Date.self
             || type == URL.self || type == Decimal.self || type == Data.self
         {
@@ -106,7 +148,13 @@ final class StreamSink {
             return
         }
         let level = open.count
-        let encoder = StreamEncoder(sink: self)
+        var encoder: StreamEncoder
+        if let spare {
+            self.spare = nil
+            encoder = spare
+        } else {
+            encoder = StreamEncoder(sink: self)
+        }
         do {
             try value.encode(to: encoder)
         } catch {
@@ -119,6 +167,11 @@ final class StreamSink {
             writer.endObject()
         }
         close(to: level)
+        // Nothing kept this encoder (containers hold the sink, not it): the next value may have it.
+        if isKnownUniquelyReferenced(&encoder) {
+            encoder.used = false
+            spare = encoder
+        }
     }
 
     /// Writes an integer of any width.

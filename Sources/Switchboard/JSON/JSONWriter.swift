@@ -69,6 +69,18 @@ public struct JSONWriter: Sendable {
         self.escapesLineSeparators = escapesLineSeparators
     }
 
+    /// Where the writer is (its byte count and whether a comma is due), to go back to with ``rewind(to:)``.
+    package var mark: (count: Int, needsComma: Bool) { (storage.count, needsComma) }
+
+    /// Drops what was written after `mark` (from ``mark``), as if it never was.
+    package mutating func rewind(to mark: (count: Int, needsComma: Bool)) {
+        if storage.count > mark.count {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(adding: 0) }
+            storage.count = mark.count
+        }
+        needsComma = mark.needsComma
+    }
+
     /// Empties the buffer, keeping its capacity, to write the next document.
     public mutating func reset() {
         if isKnownUniquelyReferenced(&storage) {
