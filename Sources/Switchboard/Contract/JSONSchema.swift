@@ -97,7 +97,7 @@ public struct JSONSchema: Sendable, Hashable, CustomStringConvertible {
         if members[ContractKeyword.underivable] != nil || acceptsNull { return self }
         if members.count <= 3, members["anyOf"] == nil, members["allOf"] == nil, members["$ref"] == nil,
             case .string(let type)? = members["type"],
-            members.keys.allSatisfy({ $0 == "type" || $0 == "enum" || $0 == "title" })
+            members.keys.allSatisfy({ $0 == "type" || $0 == "enum" })
         {
             members["type"] = [.string(type), "null"]
             if case .array(let values)? = members["enum"] { members["enum"] = .array(values + [.null]) }

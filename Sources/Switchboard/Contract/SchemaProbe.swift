@@ -99,10 +99,16 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Optional and nullable; the second run finds it absent.
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        let value = try probe.read(T.self) { part in
-            node.addMember(key.stringValue, .known(JSONSchema(part.schema).nullable.json), required: false)
+        try probe.deriver.spend()
+        let schema = probe.deriver.schema(T.self)
+        node.addMember(key.stringValue, .known(JSONSchema(schema).nullable.json), required: false)
+        guard probe.mode == .first else { return nil }
+        do {
+            return try probe.deriver.value(T.self, mode: .first)
+        } catch ProbeFailure.noValue {
+            // A type that refers to itself through an optional member: absent is a value too.
+            return nil
         }
-        return probe.mode == .first ? value : nil
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try required(T.self, key) }
