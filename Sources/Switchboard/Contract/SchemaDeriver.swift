@@ -258,7 +258,7 @@ struct LeafType: @unchecked Sendable {
             schema: [
                 "type": "string", "format": "date-time",
                 "pattern":
-                    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$",
+                    "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-4]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(Z|[+-]([0-9]|[01][0-9]|2[0-3])(:?[0-5][0-9])?)$",
             ],
             first: Date(timeIntervalSince1970: 0), second: Date(timeIntervalSince1970: 1))
         if let first = URL(string: "https://example.com/a"), let second = URL(string: "https://example.com/b") {
