@@ -62,7 +62,10 @@ import Testing
         #expect(contract.channels["productCartGetState"]?.kind == .request)
         #expect(contract.channels["productCartGetState"]?.body == nil)
         #expect(contract.channels["productCartUpdate"]?.reply?.json["title"] == "ProductCart")
-        #expect(contract.channels["addCartLine"]?.body?.json["required"] == ["merchandiseId", "productId", "quantity", "attributes"])
+        #expect(
+            contract.channels["addCartLine"]?.body?.json["required"] == [
+                "merchandiseId", "productId", "quantity", "attributes",
+            ])
         #expect(contract.isExact)
         #expect(router.manifest.contract == contract.digest)
         withExtendedLifetime(commerce) {}
@@ -86,7 +89,8 @@ import Testing
                 let decoded = decodes(candidate)
                 #expect(
                     (problem == nil) == decoded,
-                    "\(channel): \(candidate): schema says \(problem ?? "valid"), decoder \(decoded ? "decodes" : "refuses")")
+                    "\(channel): \(candidate): schema says \(problem ?? "valid"), decoder \(decoded ? "decodes" : "refuses")"
+                )
                 checked += 1
                 if !decoded { refused += 1 }
             }

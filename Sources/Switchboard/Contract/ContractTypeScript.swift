@@ -55,7 +55,8 @@ struct ContractTypeScript {
                 reply = reserve(stem + "Reply")
                 declarations.append("export type \(reply) = \(type(of: entry.reply?.json ?? [:], indent: 0));")
             }
-            channelLines.append("  \(ContractTypeScript.propertyName(channel.name)): { body: \(body); reply: \(reply) };")
+            channelLines.append(
+                "  \(ContractTypeScript.propertyName(channel.name)): { body: \(body); reply: \(reply) };")
         }
         let digest = contract.digest
         var lines = [
@@ -179,7 +180,8 @@ struct ContractTypeScript {
         var lines: [String] = []
         for (key, schema) in (properties.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             let mark = requiredKeys.contains(key) ? "" : "?"
-            lines.append("\(padding)\(ContractTypeScript.propertyName(key))\(mark): \(type(of: schema, indent: indent + 1));")
+            lines.append(
+                "\(padding)\(ContractTypeScript.propertyName(key))\(mark): \(type(of: schema, indent: indent + 1));")
         }
         if lines.isEmpty { return "{}" }
         return "{\n" + lines.joined(separator: "\n") + "\n" + String(repeating: "  ", count: indent) + "}"
@@ -205,7 +207,8 @@ struct ContractTypeScript {
     private static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$")
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$")
         }
     }
 

@@ -171,10 +171,12 @@ final class SchemaDeriver {
 
     /// The type's name under `$defs`: its module-qualified name, letters, digits, `_` and `.` kept.
     static func definitionName(of type: Any.Type) -> String {
-        String(String(reflecting: type).unicodeScalars.map { scalar -> Character in
-            let kept = scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "."
-            return kept && scalar.isASCII ? Character(scalar) : "_"
-        })
+        String(
+            String(reflecting: type).unicodeScalars.map { scalar -> Character in
+                let kept =
+                    scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "."
+                return kept && scalar.isASCII ? Character(scalar) : "_"
+            })
     }
 
     /// The raw values of a `CaseIterable` enum, when they are strings or integers (else `nil`).

@@ -180,7 +180,8 @@ package struct SchemaValidator {
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
         case (.object(let left), .object(let right)):
-            return left.count == right.count && left.allSatisfy { key, value in right[key].map { equal(value, $0) } ?? false }
+            return left.count == right.count
+                && left.allSatisfy { key, value in right[key].map { equal(value, $0) } ?? false }
         default: return lhs == rhs
         }
     }

@@ -54,7 +54,9 @@ import Testing
         for body in [sample] + ContractMutations.mutations(of: sample) {
             let problem = validator.problem(body, schema)
             let decoded = decodes(body)
-            #expect((problem == nil) == decoded, "\(channel): \(body): schema says \(problem ?? "valid"), decoder \(decoded ? "decodes" : "refuses")")
+            #expect(
+                (problem == nil) == decoded,
+                "\(channel): \(body): schema says \(problem ?? "valid"), decoder \(decoded ? "decodes" : "refuses")")
             if decoded { accepted += 1 } else { refused += 1 }
         }
         #expect(accepted > 5)

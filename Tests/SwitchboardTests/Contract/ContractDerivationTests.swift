@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ContractDerivationTests {
     let contract = Contract(types: [
-        Shop.PlaceOrder.self, Shop.PaymentMade.self, Shop.Tip.self, Shop.CategoryTree.self, Shop.Ping.self, Shop.TakeSnapshot.self, Shop.Reading.self,
+        Shop.PlaceOrder.self, Shop.PaymentMade.self, Shop.Tip.self, Shop.CategoryTree.self, Shop.Ping.self,
+        Shop.TakeSnapshot.self, Shop.Reading.self,
     ])
 
     func body(_ channel: Channel) -> [String: JSONValue] {
@@ -23,8 +24,13 @@ import Testing
         #expect(
             order["required"]
                 == ["items", "address", "size", "tags", "metadata", "total", "weight", "count"])
-        #expect(property("placeOrder", "notes") == ["type": ["object", "null"], "additionalProperties": ["type": "string"]]
-            || property("placeOrder", "notes") == ["anyOf": [["type": "object", "additionalProperties": ["type": "string"]], ["type": "null"]]])
+        #expect(
+            property("placeOrder", "notes") == [
+                "type": ["object", "null"], "additionalProperties": ["type": "string"],
+            ]
+                || property("placeOrder", "notes") == [
+                    "anyOf": [["type": "object", "additionalProperties": ["type": "string"]], ["type": "null"]]
+                ])
         let address = property("placeOrder", "address")
         #expect(address?["title"] == "Address")
         #expect(address?["required"] == ["street"])
@@ -49,10 +55,22 @@ import Testing
         #expect(items?["items"]?["title"] == "OrderItem")
         #expect(
             items?["items"]?["properties"]?["options"]
-                == ["type": "object", "additionalProperties": ["type": "array", "items": ["type": "integer", "minimum": .number(JSONNumber(Int64.min)), "maximum": .number(JSONNumber(Int64.max))]]])
+                == [
+                    "type": "object",
+                    "additionalProperties": [
+                        "type": "array",
+                        "items": [
+                            "type": "integer", "minimum": .number(JSONNumber(Int64.min)),
+                            "maximum": .number(JSONNumber(Int64.max)),
+                        ],
+                    ],
+                ])
         #expect(property("placeOrder", "tags") == ["type": "array", "items": ["type": "string"]])
         #expect(property("placeOrder", "metadata") == ["type": "object"])
-        #expect(property("placeOrder", "size") == ["type": "string", "enum": ["small", "medium", "large"], "title": "Size"])
+        #expect(
+            property("placeOrder", "size") == [
+                "type": "string", "enum": ["small", "medium", "large"], "title": "Size",
+            ])
         #expect(
             property("placeOrder", "priority")
                 == ["anyOf": [["type": "integer", "enum": [1, 2], "title": "Priority"], ["type": "null"]]])
@@ -76,8 +94,9 @@ import Testing
         #expect(contract.channels["placeOrder"]?.isExact == true)
         #expect(!contract.isExact)
         let derived = DerivedSchemas.derived(Shop.Payment.self).schema
-        #expect(derived["x-switchboard-underivable"]?.stringValue?.contains("decodes by the values") == true
-            || derived["x-switchboard-underivable"]?.stringValue?.contains("refuses") == true)
+        #expect(
+            derived["x-switchboard-underivable"]?.stringValue?.contains("decodes by the values") == true
+                || derived["x-switchboard-underivable"]?.stringValue?.contains("refuses") == true)
     }
 
     @Test func aTypeSuppliesOrRefinesItsOwnSchema() {
@@ -92,7 +111,8 @@ import Testing
         let name = try #require(contract.definitions.keys.first { $0.hasSuffix("Category") })
         #expect(property("categoryTree", "root") == ["$ref": .string("#/$defs/" + name)])
         let category = try #require(contract.definitions[name]?.json)
-        #expect(category["properties"]?["children"] == ["type": "array", "items": ["$ref": .string("#/$defs/" + name)]])
+        #expect(
+            category["properties"]?["children"] == ["type": "array", "items": ["$ref": .string("#/$defs/" + name)]])
         #expect(contract.document["$defs"]?[name] == category)
     }
 
@@ -115,7 +135,8 @@ import Testing
         #expect(!json.contains(" : ") && !json.contains("\n"))
         #expect(contract.digest == "sha256:" + SHA256.hex(of: Array(json.utf8)))
         let again = Contract(types: [
-            Shop.Reading.self, Shop.TakeSnapshot.self, Shop.Ping.self, Shop.CategoryTree.self, Shop.Tip.self, Shop.PaymentMade.self, Shop.PlaceOrder.self,
+            Shop.Reading.self, Shop.TakeSnapshot.self, Shop.Ping.self, Shop.CategoryTree.self, Shop.Tip.self,
+            Shop.PaymentMade.self, Shop.PlaceOrder.self,
         ])
         #expect(again.digest == contract.digest)
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
@@ -246,12 +267,16 @@ import Testing
         }
         #expect(contract.channels["keeper"]?.body == .any)
         let keeper = try BodyDecoder().decode(Keeper.self, from: ["a": 1])
-        #expect((try? keeper.kept.container(keyedBy: Endless.Key.self).decode(Int.self, forKey: .init(stringValue: "a"))) == 1)
+        #expect(
+            (try? keeper.kept.container(keyedBy: Endless.Key.self).decode(Int.self, forKey: .init(stringValue: "a")))
+                == 1)
     }
 
     @Test func derivingOnManyThreadsAtOnceGivesOneAnswer() async {
         let digests = await withTaskGroup(of: String.self) { group in
-            for _ in 0..<8 { group.addTask { Contract(types: [Shop.PlaceOrder.self, Shop.CategoryTree.self, Shop.Tip.self]).digest } }
+            for _ in 0..<8 {
+                group.addTask { Contract(types: [Shop.PlaceOrder.self, Shop.CategoryTree.self, Shop.Tip.self]).digest }
+            }
             var all: Set<String> = []
             for await digest in group { all.insert(digest) }
             return all
@@ -270,7 +295,9 @@ import Testing
             hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(
-            hex("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu")
+            hex(
+                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
+            )
                 == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
         #expect(
             SHA256.hex(of: [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
@@ -279,8 +306,14 @@ import Testing
 
     @Test func paddingBoundariesAgreeWithAKnownDigest() {
         // 55, 56 and 64 bytes: one block, two blocks, and a full block then padding.
-        #expect(hex(String(repeating: "a", count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
-        #expect(hex(String(repeating: "a", count: 56)) == "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a")
-        #expect(hex(String(repeating: "a", count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        #expect(
+            hex(String(repeating: "a", count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"
+        )
+        #expect(
+            hex(String(repeating: "a", count: 56)) == "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"
+        )
+        #expect(
+            hex(String(repeating: "a", count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"
+        )
     }
 }
