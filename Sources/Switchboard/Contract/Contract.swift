@@ -277,6 +277,21 @@ enum DerivedSchemas {
     }
 }
 
+extension Router.Route {
+    /// Whether two routes decode the same types (their handlers' event types and their
+    /// responder's request type), so the channel's contract is the same. O(handlers).
+    static func sameContractTypes(_ old: Router.Route?, _ new: Router.Route?) -> Bool {
+        func responderType(_ route: Router.Route?) -> ObjectIdentifier? {
+            route?.responder.map { ObjectIdentifier(type(of: $0.responder)) }
+        }
+        guard responderType(old) == responderType(new) else { return false }
+        let oldTypes = old?.handlers.map(\.eventType) ?? []
+        let newTypes = new?.handlers.map(\.eventType) ?? []
+        if oldTypes.count == newTypes.count, oldTypes == newTypes { return true }
+        return Set(oldTypes) == Set(newTypes)
+    }
+}
+
 /// A router's event handler, seen from the contract: the event type it decodes.
 protocol ContractEventCarrier {
     var contractEventType: any Event.Type { get }

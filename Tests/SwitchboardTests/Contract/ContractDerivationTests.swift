@@ -317,3 +317,26 @@ import Testing
         )
     }
 }
+
+@Suite struct ContractManifestObserverTests {
+    struct TipByName: Event {
+        static let channel: Channel = "tip"
+        let name: String
+    }
+
+    @Test func observersAreToldWhenAChannelsTypesChangeAndNotWhenTheyStayTheSame() throws {
+        let router = Router()
+        let told = Locked<[Manifest]>([])
+        let observer = router.observeManifest { manifest in told.withLock { $0.append(manifest) } }
+        let first = router.on(Shop.Tip.self) { _ in }
+        let same = router.on(Shop.Tip.self) { _ in }
+        #expect(told.withLock { $0.count } == 1)
+        let other = router.replaceHandlers(of: TipByName.self) { _, _ in }
+        let manifests = told.withLock { $0 }
+        #expect(manifests.count == 2)
+        #expect(manifests.last?.channels == ["tip"])
+        #expect(manifests.last?.contract == Contract(types: [TipByName.self]).digest)
+        #expect(manifests.first?.contract == Contract(types: [Shop.Tip.self]).digest)
+        withExtendedLifetime((observer, first, same, other)) {}
+    }
+}
