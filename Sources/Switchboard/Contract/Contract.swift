@@ -145,8 +145,16 @@ public struct Contract: Sendable, Hashable {
     /// - Returns: the narrower contract.
     public func restricted(to names: Set<Channel>) -> Contract {
         let kept = channels.filter { names.contains($0.key) }
-        let text = JSONValue.array(kept.values.flatMap { [$0.body?.json ?? .null, $0.reply?.json ?? .null] })
-        return Contract(channels: kept, definitions: definitions.filter { text.refers(to: $0.key) })
+        var used = JSONValue.array(kept.values.flatMap { [$0.body?.json ?? .null, $0.reply?.json ?? .null] })
+        var keptDefinitions: [String: JSONSchema] = [:]
+        // Definitions may refer to one another: keep adding those referred to until none is new.
+        while true {
+            let more = definitions.filter { keptDefinitions[$0.key] == nil && used.refers(to: $0.key) }
+            if more.isEmpty { break }
+            keptDefinitions.merge(more) { first, _ in first }
+            used = .array(keptDefinitions.values.map(\.json))
+        }
+        return Contract(channels: kept, definitions: keptDefinitions)
     }
 
     /// Whether every channel's schemas are exact (nothing marked underivable).

@@ -50,7 +50,7 @@ public struct JSONSchema: Sendable, Hashable, CustomStringConvertible {
     /// One of `values` (`enum`), each a string or a number, with their common type.
     /// - Parameter values: the values accepted.
     /// - Returns: the schema.
-    public static func oneOf(_ values: [JSONValue]) -> JSONSchema {
+    public static func enumeration(_ values: [JSONValue]) -> JSONSchema {
         var types: [String] = []
         for value in values {
             let type: String

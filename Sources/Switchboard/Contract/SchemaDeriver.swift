@@ -83,7 +83,7 @@ final class SchemaDeriver {
         if let enumeration = T.self as? any (CaseIterable & RawRepresentable).Type,
             let values = SchemaDeriver.rawValues(enumeration)
         {
-            return titled(JSONSchema.oneOf(values).json, T.self)
+            return titled(JSONSchema.enumeration(values).json, T.self)
         }
         return probed(T.self)
     }

@@ -155,6 +155,8 @@ import Testing
         #expect(Set(digests).count == digests.count)
         #expect(contract.restricted(to: ["tip"]).digest == Contract(types: [Shop.Tip.self]).digest)
         #expect(contract.restricted(to: ["tip"]).definitions.isEmpty)
+        #expect(contract.restricted(to: ["categoryTree"]).definitions == contract.definitions)
+        #expect(contract.restricted(to: ["categoryTree"]).digest == Contract(types: [Shop.CategoryTree.self]).digest)
     }
 
     @Test func aRoutersContractIsItsRegisteredChannelsAndTheManifestCarriesItsDigest() throws {
