@@ -117,6 +117,12 @@ public struct Contract: Sendable, Hashable {
         self.init(channelTypes: channels)
     }
 
+    /// The contract of the given event and request types. See ``init(types:)``.
+    /// - Parameter types: the types.
+    public init(_ types: any Event.Type...) {
+        self.init(types: types)
+    }
+
     init(table: Router.RoutingTable) {
         var channels: [Channel: ContractChannelTypes] = [:]
         table.forEachRoute { channel, route in
@@ -199,6 +205,12 @@ public struct Contract: Sendable, Hashable {
     public var typeScript: String {
         ContractTypeScript(contract: self).render()
     }
+}
+
+extension Router {
+    /// The ``Contract`` of the channels that have a handler or a responder now
+    /// (``Contract/init(router:)``); its ``Contract/digest`` is ``Manifest/contract``.
+    public var contract: Contract { Contract(router: self) }
 }
 
 extension JSONValue {

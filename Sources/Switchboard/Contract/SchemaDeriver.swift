@@ -104,12 +104,12 @@ final class SchemaDeriver {
         } catch ProbeFailure.budget {
             return JSONSchema.underivable("\(name): its decoding asks for more than the probe allows").json
         } catch ProbeFailure.noValue(let member) {
-            return JSONSchema.underivable(
-                "\(name): no value of \(member) to go on with (give \(member) a contractExample)"
-            ).json
+            return JSONSchema.underivable("\(name): no value of \(member) to go on with").json
         } catch {
+            let hint =
+                T.self is any RawRepresentable.Type ? "; make it CaseIterable to list its raw values" : ""
             return JSONSchema.underivable(
-                "\(name): its init(from:) refuses the probe's placeholder values (it checks values)"
+                "\(name): its init(from:) refuses the probe's placeholder values (it checks values)\(hint)"
             ).json
         }
         let shape = first.schema()
@@ -149,7 +149,10 @@ final class SchemaDeriver {
             return first
         }
         if T.self == NoReply.self, let none = NoReply() as? T { return none }
-        let name = SchemaDeriver.displayName(of: T.self)
+        let cure =
+            T.self is any RawRepresentable.Type
+            ? "make it CaseIterable to list its raw values, or give it a contractExample" : "give it a contractExample"
+        let name = "\(SchemaDeriver.displayName(of: T.self)) (\(cure))"
         guard !stack.contains(id), stack.count < SchemaDeriver.maxNesting else { throw ProbeFailure.noValue(name) }
         stack.append(id)
         defer { stack.removeLast() }

@@ -167,6 +167,8 @@ import Testing
         tokens.append(try router.respond(to: Shop.PlaceOrder.self) { _, reply in reply.fail(CancellationError()) })
         let fromRouter = Contract(router: router)
         #expect(fromRouter == Contract(types: [Shop.Tip.self, Shop.Ping.self, Shop.PlaceOrder.self]))
+        #expect(fromRouter == Contract(Shop.PlaceOrder.self, Shop.Tip.self, Shop.Ping.self))
+        #expect(router.contract == fromRouter)
         #expect(router.manifest.contract == fromRouter.digest)
         tokens.removeLast()
         #expect(router.manifest.contract == Contract(types: [Shop.Tip.self, Shop.Ping.self]).digest)
@@ -259,6 +261,19 @@ import Testing
         static let channel: Channel = "keeper"
         let kept: any Decoder
         init(from decoder: any Decoder) throws { kept = decoder }
+    }
+
+    /// A raw-value enum that does not list its cases.
+    enum Mode: String, Decodable, Sendable { case fast, slow }
+
+    struct Configure: Event {
+        static let channel: Channel = "configure"
+        let mode: Mode
+    }
+
+    @Test func aRawValueEnumThatIsNotCaseIterableIsMarkedWithAHint() {
+        let reason = Contract(Configure.self).channels["configure"]?.body?.json["x-switchboard-underivable"]
+        #expect(reason?.stringValue?.contains("CaseIterable") == true)
     }
 
     @Test func noUserTypeCrashesTheDerivationAndEachIsMarked() throws {
