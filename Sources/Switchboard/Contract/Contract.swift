@@ -312,6 +312,44 @@ extension Router.Route {
     }
 }
 
+/// The digests of the contracts of recent routing tables, by the types each live channel
+/// decodes: a manifest (computed on every change observers hear of) reuses the digest of a
+/// set of channels and types seen before instead of writing and hashing the document again.
+enum ContractDigests {
+    /// One live channel: its name, its handlers' event types (in order, each once) and its responder's.
+    struct ChannelKey: Hashable, Sendable {
+        let name: String
+        let handlers: [ObjectIdentifier]
+        let responder: ObjectIdentifier?
+    }
+
+    private static let kept = Locked<[[ChannelKey]: String]>([:])
+    /// How many tables' digests are kept (all are dropped when more come).
+    static let capacity = 256
+
+    /// The ``Contract/digest`` of the table's live channels.
+    static func digest(of table: Router.RoutingTable) -> String {
+        var keys: [ChannelKey] = []
+        keys.reserveCapacity(table.count)
+        table.forEachRoute { channel, route in
+            guard route.isLive else { return }
+            var handlers: [ObjectIdentifier] = []
+            for entry in route.handlers where !handlers.contains(entry.eventType) { handlers.append(entry.eventType) }
+            let responder = route.responder.map { ObjectIdentifier(type(of: $0.responder)) }
+            keys.append(ChannelKey(name: channel.name, handlers: handlers, responder: responder))
+        }
+        keys.sort { $0.name < $1.name }
+        if let known = kept.withLock({ $0[keys] }) { return known }
+        // Derived outside the lock: deriving may run the types' init(from:).
+        let digest = Contract(table: table).digest
+        kept.withLock { digests in
+            if digests.count >= capacity { digests.removeAll() }
+            digests[keys] = digest
+        }
+        return digest
+    }
+}
+
 /// A router's event handler, seen from the contract: the event type it decodes.
 protocol ContractEventCarrier {
     var contractEventType: any Event.Type { get }

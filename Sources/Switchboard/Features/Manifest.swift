@@ -40,7 +40,7 @@ public struct Manifest: Hashable, Sendable, Codable {
         for (name, feature) in features {
             enabled[name] = feature.channels.allSatisfy { table.route($0)?.isLive ?? false }
         }
-        self.init(channels: live, features: enabled, contract: Contract(table: table).digest)
+        self.init(channels: live, features: enabled, contract: ContractDigests.digest(of: table))
     }
 
     private enum CodingKeys: String, CodingKey { case channels, features, contract }
