@@ -290,3 +290,89 @@ write_spec("hostile/huge-allowed", [
 ])
 with open("hostile/huge-allowed.args", "w") as f:
     f.write("--max-line-bytes\n16777216\n")
+
+# Origins (issue 17): each SDK's messages with the sender WebKit reports ("origin", "mainFrame"),
+# replayed with a policy (X.args). Hostile senders: look-alike hosts, userinfo tricks, other ports and
+# schemes, trailing dots, "null", percent-escapes, spaces, non-ASCII, sub-frames, unknown frames and
+# origins, and wrong types for the fields (malformed).
+SHOP = "https://shop.example.com"
+
+def sent(message, origin=None, main=None):
+    m = dict(message)
+    if origin is not None:
+        m["origin"] = origin
+    if main is not None:
+        m["mainFrame"] = main
+    return m
+
+def args(path, arguments):
+    with open(path, "w") as f:
+        f.write("".join(a + "\n" for a in arguments))
+
+# LoyaltyLion runs in the shop's own page (main frame only); its SDK script comes from a CDN, but
+# WebKit reports the origin of the frame, not of the script: the shop's.
+LL = {"name": "addCartLine", "body": REWARD}
+write("loyaltylion/origins.ndjson", [
+    sent({"name": "sdkReady", "id": "ll-o-1"}, SHOP, True),
+    sent(dict(LL, id="ll-o-2"), SHOP, True),
+    sent(dict(LL, id="ll-o-3"), "HTTPS://Shop.Example.com:443", True),             # same origin, normalised
+    sent(dict(LL, id="ll-o-4"), "https://shop.example.com.evil.net", True),      # look-alike: suffix
+    sent(dict(LL, id="ll-o-5"), "https://evilshop.example.com", True),           # look-alike: another host
+    sent(dict(LL, id="ll-o-6"), "https://shop.example.com@evil.net", True),      # userinfo trick
+    sent(dict(LL, id="ll-o-7"), "https://shop.example.com.", True),              # trailing dot
+    sent(dict(LL, id="ll-o-8"), "http://shop.example.com", True),                # another scheme
+    sent(dict(LL, id="ll-o-9"), "https://shop.example.com:8443", True),          # another port
+    sent(dict(LL, id="ll-o-10"), "null", True),                                  # opaque origin
+    sent(dict(LL, id="ll-o-11"), "https://shop%2Eexample.com", True),            # percent-escape
+    sent(dict(LL, id="ll-o-12"), "https://shop.example.com/", True),             # a path, even /
+    sent(dict(LL, id="ll-o-13"), SHOP, False),                                   # a sub-frame (an ad)
+    sent(dict(LL, id="ll-o-14"), SHOP),                                          # unknown frame
+    sent(dict(LL, id="ll-o-15"), None, True),                                    # unknown origin
+    dict(LL, id="ll-o-16"),                                                      # no sender at all
+    sent(dict(LL, id="ll-o-17"), 443, True),                                     # malformed: origin a number
+    sent(dict(LL, id="ll-o-18"), SHOP, "true"),                                  # malformed: mainFrame a string
+    sent({"name": "removeCartLine", "id": "ll-o-19", "body": removal("gid://shopify/CartLine/1", REWARD)}, SHOP, True),
+])
+args("loyaltylion/origins.args", ["--allow-origin", SHOP])
+
+# InAppStory's stories run in an iframe served from the vendor's subdomains: sub-frames allowed.
+STORY = "https://stories.inappstory.example"
+write("inappstory/origins.ndjson", [
+    sent({"name": "productCartGetState", "id": "ias-o-1"}, STORY, False),
+    sent({"name": "productCartUpdate", "id": "ias-o-2", "body": {"offer": offer("36512", 1)}}, STORY, False),
+    sent({"name": "productCartUpdate", "id": "ias-o-3", "body": {"offer": offer("36512", 2)}}, SHOP, True),
+    sent({"name": "productCartUpdate", "id": "ias-o-4", "body": {"offer": offer("36512", 9)}}, "https://inappstory.example", False),       # the domain itself
+    sent({"name": "productCartUpdate", "id": "ias-o-5", "body": {"offer": offer("36512", 9)}}, "https://evilinappstory.example", False),   # look-alike
+    sent({"name": "productCartUpdate", "id": "ias-o-6", "body": {"offer": offer("36512", 9)}}, "https://stories.inappstory.example.evil.io", False),
+    sent({"name": "productCartUpdate", "id": "ias-o-7", "body": {"offer": offer("36512", 9)}}, "wss://stories.inappstory.example", False),  # another scheme
+    sent({"name": "productCartUpdate", "id": "ias-o-8", "body": {"offer": offer("36512", 9)}}, "https://stories.inappstory.example:444", False),  # another port
+    sent({"name": "productCartUpdate", "id": "ias-o-9", "body": {"offer": offer("36512", 9)}}, STORY),                                      # unknown frame
+    sent({"name": "productCartUpdate", "id": "ias-o-10", "body": {"offer": offer("36512", 9)}}, "https://user:pw@stories.inappstory.example", False),
+    sent({"name": "productCartUpdate", "id": "ias-o-11", "body": {"offer": offer("36512", 9)}}, " " + STORY, False),                        # leading space
+    sent({"name": "productCartClicked", "id": "ias-o-12"}, "https://a.b.stories.inappstory.example", False),                                # deeper subdomain
+    sent({"name": "productCartUpdate", "id": "ias-o-13", "body": {"offer": offer("36512", "9")}}, "https://evil.example", False),          # rejected before decoding
+    sent({"name": "productCartGetState", "id": "ias-o-14"}, ["https://stories.inappstory.example"], False),                                 # malformed: origin an array
+    sent({"name": "productCartGetState", "id": "ias-o-15"}, STORY, 0),                                                                      # malformed: mainFrame a number
+    sent({"name": "productCartGetState", "id": "ias-o-16"}, STORY, False),
+])
+args("inappstory/origins.args", ["--allow-origin", SHOP, "--allow-origin", "https://*.inappstory.example", "--allow-subframes"])
+
+# The wishlist widget is part of the shop's page: main frame of the shop only.
+WL = {"name": "wishlistEntryUpdate", "body": {"id": SHIRT, "isWishlisted": True, "title": "Linen shirt"}}
+write("wishlist/origins.ndjson", [
+    sent({"name": "wishlistGetState", "id": "wl-o-1"}, SHOP, True),
+    sent(dict(WL, id="wl-o-2"), SHOP, True),
+    sent(dict(WL, id="wl-o-3"), SHOP, False),                                    # same origin, in a sub-frame
+    sent(dict(WL, id="wl-o-4"), "https://shöp.example.com", True),               # non-ASCII (not punycode)
+    sent(dict(WL, id="wl-o-5"), "https://xn--shp-sna.example.com", True),        # its punycode: another host
+    sent(dict(WL, id="wl-o-6"), "https://shop.example.com?x=1", True),           # a query
+    sent(dict(WL, id="wl-o-7"), "https://shop..example.com", True),              # an empty label
+    sent(dict(WL, id="wl-o-8"), "https://shop.example.com:0", True),             # port 0
+    sent(dict(WL, id="wl-o-9"), "shop.example.com", True),                       # no scheme
+    sent(dict(WL, id="wl-o-10"), "file://shop.example.com", True),               # opaque scheme
+    sent(dict(WL, id="wl-o-11"), {"origin": SHOP}, True),                        # malformed: origin an object
+    sent(dict(WL, id="wl-o-12"), SHOP, None) | {"mainFrame": None},              # malformed: mainFrame null
+    sent({"name": "wishlistGetState", "id": "wl-o-13"}),                         # unknown sender
+    sent({"name": "wishlistGetState", "id": "wl-o-14"}, "https://SHOP.example.com:443", True),
+])
+args("wishlist/origins.args", ["--allow-origin", SHOP])

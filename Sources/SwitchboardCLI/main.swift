@@ -35,10 +35,10 @@ let usage = """
 
     Routes wire messages ({"name": ..., "body": ..., "id": ...}) through one router
     with the reference commerce handlers, in order, and writes one NDJSON outcome
-    line per message to stdout: handled, replied, failed, invalid, unhandled or
-    malformed. A summary goes to stderr. `manifest` prints what the web side is
-    told (channels, features, the contract's digest); `schema` prints the channels'
-    contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript.
+    line per message to stdout: handled, replied, failed, invalid, unhandled,
+    malformed or rejected. A summary goes to stderr. `manifest` prints what the web
+    side is told (channels, features, the contract's digest); `schema` prints the
+    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript.
 
     ARGUMENTS:
       PATH                  a .ndjson file (one message per line), a .json file (one
@@ -53,6 +53,15 @@ let usage = """
       --max-depth N         the deepest nesting of arrays and objects accepted
                             in a message (default 512, at most 4096)
       --reply-deadline S    seconds a request waits for its reply (default 10)
+      --allow-origin PATTERN
+                            turn the origin policy on for every channel and admit
+                            this origin (https://shop.example.com) or the
+                            subdomains of a domain (https://*.example.com);
+                            repeatable. A message's "origin" and "mainFrame" are
+                            then checked: anything else is rejected
+      --allow-subframes     with --allow-origin, admit sub-frame messages too
+                            (without it, main-frame messages only); no effect
+                            without --allow-origin
       --no-read-ahead       read and parse lines on the routing thread (by default a
                             second thread reads .ndjson input ahead, when the machine
                             has more than one processor)
@@ -62,8 +71,8 @@ let usage = """
 
     CHANNELS: \(ReferenceCommerce.channels.map(\.name).joined(separator: ", "))
 
-    EXIT STATUS: 0 when every message was handled or replied, 1 when any was not,
-    2 for a usage error.
+    EXIT STATUS: 0 when every message was handled or replied, 1 when any was not
+    (rejected included), 2 for a usage error.
 
     """
 
@@ -85,6 +94,8 @@ struct Invocation {
     var quiet = false
     var readAhead = true
     var typeScript = false
+    var allowedOrigins: [OriginPattern] = []
+    var allowsSubframes = false
     var paths: [String] = []
 }
 
@@ -129,6 +140,17 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             invocation.readAhead = false
         case "--typescript":
             invocation.typeScript = true
+        case "--allow-origin":
+            let text = try value()
+            do {
+                invocation.allowedOrigins.append(try OriginPattern(parsing: text))
+            } catch {
+                throw UsageError(
+                    message: "--allow-origin: \(error.description) (expected scheme://host[:port] or scheme://*.domain)"
+                )
+            }
+        case "--allow-subframes":
+            invocation.allowsSubframes = true
         case "--only":
             let names = try value().split(separator: ",", omittingEmptySubsequences: false)
             var channels = invocation.only ?? []
@@ -246,7 +268,9 @@ func main() -> Int32 {
 
     let router = Router(
         options: RouterOptions(
-            decoding: DecodingOptions(maxDepth: invocation.maxDepth), defaultDeadline: invocation.replyDeadline))
+            decoding: DecodingOptions(maxDepth: invocation.maxDepth), defaultDeadline: invocation.replyDeadline,
+            originPolicy: invocation.allowedOrigins.isEmpty
+                ? nil : OriginPolicy(allowed: invocation.allowedOrigins, allowsSubframes: invocation.allowsSubframes)))
     let commerce: CommerceInstallation
     do {
         commerce = try router.installReferenceCommerce(only: invocation.only)

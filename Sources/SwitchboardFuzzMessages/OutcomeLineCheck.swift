@@ -93,7 +93,7 @@ enum OutcomeLineCheck {
                 ReaderAgreement.same(reply, written, exact: true)
             else { fail("the reply is not the reply's JSON") }
         }
-        let hasError = [.failed, .invalid, .malformed].contains(outcome.kind)
+        let hasError = [.failed, .invalid, .malformed, .rejected].contains(outcome.kind)
         if (members["error"] != nil) != hasError { fail("error present: \(members["error"] != nil)") }
         if let error = members["error"] {
             guard case .object(let fields) = error, case .string(let message)? = fields["message"], !message.isEmpty

@@ -72,7 +72,7 @@ struct ReferencePaths {
         let body = MessageBody(object["body"])
         let expected = route(message.message, on: MessagePathCheck.foundation.router, line: line) {
             router, _, handler in
-            router.receive(name: name, body: body, id: message.id?.text, replyHandler: handler)
+            router.receive(name: name, body: body, id: message.id?.text, sender: message.sender, replyHandler: handler)
         }
         if expected.kind != outcome.kind {
             fuzzFail(
@@ -119,6 +119,9 @@ struct ReferencePaths {
         case .stopped(let reason):
             expected.kind = .failed
             expected.error = WireError(message: "stopped by middleware: \(reason)")
+        case .rejected(let rejection):
+            expected.kind = .rejected
+            expected.error = WireError(message: rejection.message)
         }
         // Exactly one resolution by now, and one consistent with the outcome.
         guard resolved.count == 1, let result = resolved.first else {

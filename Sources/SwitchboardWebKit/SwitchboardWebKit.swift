@@ -40,6 +40,10 @@ import Switchboard
         /// handlers before the second adds its own), so WebKit never sees a handler name
         /// twice. Names of handlers the app adds to the controller itself go in
         /// `reservedNames`: the bridge never adds them (see ``RouterBridge/conflictingNames``).
+        ///
+        /// Each message is routed with its sender, read from `WKScriptMessage.frameInfo`
+        /// (`securityOrigin` and `isMainFrame`), so the router's `OriginPolicy` decides
+        /// which origins and frames may call each channel (docs/security.md).
         /// - Parameters:
         ///   - router: the router the page's messages go to.
         ///   - userContentController: the web view configuration's content controller (held weakly).
@@ -121,7 +125,13 @@ import Switchboard
                 replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
                 return
             }
-            bridge.handle(name: message.name, body: message.body, replyHandler: replyHandler)
+            // Who posted it, for the channel's origin policy: WebKit's own account of the frame.
+            let frame = message.frameInfo
+            let origin = frame.securityOrigin
+            let sender = MessageSender(
+                securityOriginProtocol: origin.protocol, host: origin.host, port: origin.port,
+                isMainFrame: frame.isMainFrame)
+            bridge.handle(name: message.name, body: message.body, sender: sender, replyHandler: replyHandler)
         }
     }
 #endif

@@ -20,9 +20,13 @@ public enum WireID: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 }
 
-/// One input message of the wire format: `{"name": "<channel>", "body": <any JSON>, "id": <string or number>}`.
+/// One input message of the wire format: `{"name": "<channel>", "body": <any JSON>, "id": <string or number>}`,
+/// and who sent it: `"origin"` (a string, the serialized origin) and `"mainFrame"` (a boolean).
 ///
-/// `body` and `id` are optional; other keys are ignored. ``parse(_:reader:)``
+/// `body`, `id`, `origin` and `mainFrame` are optional; other keys are ignored. An
+/// `origin` or `mainFrame` of another type makes the message malformed; an `origin`
+/// string that is not a valid origin (`"null"`, a path, userinfo) is not: the sender's
+/// origin is then unknown, which a channel with an origin policy refuses. ``parse(_:reader:)``
 /// reads one NDJSON line strictly; ``parse(value:)`` takes a parsed object (an
 /// element of a `.json` array).
 public struct WireMessage: Sendable, Hashable {
@@ -32,17 +36,20 @@ public struct WireMessage: Sendable, Hashable {
     public var body: JSONValue?
     /// The id, when given.
     public var id: WireID?
+    /// Who sent it, from `"origin"` and `"mainFrame"` (`MessageSender.unknown` without them).
+    public var sender: MessageSender
 
     /// Creates a message.
-    public init(channel: Channel, body: JSONValue? = nil, id: WireID? = nil) {
+    public init(channel: Channel, body: JSONValue? = nil, id: WireID? = nil, sender: MessageSender = .unknown) {
         self.channel = channel
         self.body = body
         self.id = id
+        self.sender = sender
     }
 
     /// The message as the router takes it.
     public var message: Message {
-        Message(channel: channel, body: body.map { MessageBody(json: $0) } ?? .absent, id: id?.text)
+        Message(channel: channel, body: body.map { MessageBody(json: $0) } ?? .absent, id: id?.text, sender: sender)
     }
 
     /// Reads one message from the bytes of one line, with the strict `JSONReader`.
@@ -95,7 +102,31 @@ public struct WireMessage: Sendable, Hashable {
         if let idProblem {
             return .failure(WireMalformed(message: idProblem, name: name))
         }
-        return .success(WireMessage(channel: channel, body: members["body"], id: id))
+        var origin: String?
+        switch members["origin"] {
+        case nil: break
+        case .string(let text)?: origin = text
+        case let other?:
+            return .failure(WireMalformed(message: WireMessage.originProblem(other.kindName), name: name, id: id))
+        }
+        var mainFrame: Bool?
+        switch members["mainFrame"] {
+        case nil: break
+        case .bool(let flag)?: mainFrame = flag
+        case let other?:
+            return .failure(WireMalformed(message: WireMessage.mainFrameProblem(other.kindName), name: name, id: id))
+        }
+        let sender =
+            origin == nil && mainFrame == nil ? .unknown : MessageSender(originText: origin, isMainFrame: mainFrame)
+        return .success(WireMessage(channel: channel, body: members["body"], id: id, sender: sender))
+    }
+
+    static func originProblem(_ found: String) -> String {
+        "\"origin\" must be a string (the serialized origin, e.g. \"https://shop.example.com\"), found \(found)"
+    }
+
+    static func mainFrameProblem(_ found: String) -> String {
+        "\"mainFrame\" must be a boolean, found \(found)"
     }
 }
 

@@ -14,6 +14,8 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
     case unhandled
     /// Not a message: not JSON, not UTF-8, not an object with a string `name`, too long.
     case malformed
+    /// The channel's origin policy refused the sender (`"error": {"message"}` says which rule).
+    case rejected
 
     /// Whether the message counts as a success for the exit status (`handled`, `replied`).
     public var isSuccess: Bool { self == .handled || self == .replied }
@@ -30,6 +32,7 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
         case .invalid: return "invalid"
         case .unhandled: return "unhandled"
         case .malformed: return "malformed"
+        case .rejected: return "rejected"
         }
     }
 
@@ -42,6 +45,7 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
         case .invalid: return 3
         case .unhandled: return 4
         case .malformed: return 5
+        case .rejected: return 6
         }
     }
 }
@@ -80,7 +84,7 @@ public struct WireOutcome: Sendable, Hashable {
     public var kind: WireOutcomeKind
     /// The reply's JSON text, for `replied`.
     public var replyJSON: [UInt8]?
-    /// The error, for `failed`, `invalid` and `malformed`.
+    /// The error, for `failed`, `invalid`, `malformed` and `rejected`.
     public var error: WireError?
 
     /// Creates an outcome.

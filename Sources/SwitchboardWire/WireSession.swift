@@ -73,7 +73,8 @@ public struct WireSession: Sendable {
         // the one-thread path, and the enum in between costs it ~0.7 % in instructions.)
         if let message = WireTapeMessage(line, maxDepth: options.reader.options.maxDepth, channels: &channels) {
             return process(
-                channel: message.channel, body: message.body, id: message.id, line: number, source: source)
+                channel: message.channel, body: message.body, id: message.id, sender: message.sender, line: number,
+                source: source)
         }
         return processSlowly(line, number: number, source: source)
     }
@@ -121,7 +122,8 @@ public struct WireSession: Sendable {
         case .scanned(let scanned):
             if let message = WireTapeMessage(scanned, channels: &channels) {
                 return process(
-                    channel: message.channel, body: message.body, id: message.id, line: number, source: source)
+                    channel: message.channel, body: message.body, id: message.id, sender: message.sender,
+                    line: number, source: source)
             }
             // `scanned.line` points into the tape: keep the tape alive while it is read.
             return withExtendedLifetime(scanned.tape) { processSlowly(scanned.line, number: number, source: source) }
@@ -164,15 +166,15 @@ public struct WireSession: Sendable {
     public mutating func process(_ message: WireMessage, line: Int, source: String?) -> WireOutcome {
         process(
             channel: message.channel, body: message.body.map { MessageBody(json: $0) } ?? .absent, id: message.id,
-            line: line, source: source)
+            sender: message.sender, line: line, source: source)
     }
 
     @inline(__always)
     private mutating func process(
-        channel: Channel, body: MessageBody, id: WireID?, line: Int, source: String?
+        channel: Channel, body: MessageBody, id: WireID?, sender: MessageSender, line: Int, source: String?
     ) -> WireOutcome {
         let waiter = self.waiter
-        let message = Message(channel: channel, body: body, id: id?.text)
+        let message = Message(channel: channel, body: body, id: id?.text, sender: sender)
         let outcome = router.receive(message, replyHandler: waiter.handler)
         // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
         var kind = WireOutcomeKind.handled
@@ -214,6 +216,9 @@ public struct WireSession: Sendable {
         case .stopped(let reason):
             kind = .failed
             error = WireError(message: "stopped by middleware: \(reason)")
+        case .rejected(let rejection):
+            kind = .rejected
+            error = WireError(message: rejection.message)
         }
         summary.record(kind)
         if !waiter.finish() { self.waiter = ReplyWaiter() }

@@ -38,9 +38,12 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// The process exit status: 0 when every message was handled or replied, 1 otherwise.
     public var exitStatus: Int32 { allSucceeded ? 0 : 1 }
 
-    /// `14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`.
+    /// `14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`;
+    /// `rejected` is counted after `malformed` when any message was rejected
+    /// (`…, 0 malformed, 2 rejected (0.004 s)`), and left out otherwise, as before origin policies.
     public var description: String {
-        let parts = WireOutcomeKind.allCases.map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
+        let parts = WireOutcomeKind.allCases.filter { $0 != .rejected || self[$0] > 0 }
+            .map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
         let (seconds, attoseconds) = elapsed.components
         let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
         let fraction = String(milliseconds % 1000)

@@ -4,13 +4,15 @@ import Switchboard
 /// the tape, the body left on it (the handler's decoder reads it there).
 ///
 /// Only the well-formed case is taken: an object whose `name` is a string
-/// that is a valid channel name, and whose `id`, if any, is a string or a
-/// number. Everything else is `nil`, and the caller falls back to
+/// that is a valid channel name, whose `id`, if any, is a string or a
+/// number, whose `origin`, if any, is a string and whose `mainFrame`, if any,
+/// is a boolean. Everything else is `nil`, and the caller falls back to
 /// ``WireMessage/parse(_:reader:)``, which reports it exactly.
 package struct WireTapeMessage: Sendable {
     let channel: Channel
     let body: MessageBody
     let id: WireID?
+    let sender: MessageSender
 
     /// A line parsed onto a tape, its `name`, `id` and `body` members found: the part of
     /// reading a message that needs no session (``WirePipeline`` does it on its reading thread).
@@ -19,6 +21,9 @@ package struct WireTapeMessage: Sendable {
         let name: Int
         let id: Int?
         let body: Int?
+        /// The `origin` member's value (a string) and the `mainFrame` member's (a boolean).
+        let origin: Int?
+        let mainFrame: Int?
 
         /// The line's bytes (the tape keeps a copy).
         var line: UnsafeBufferPointer<UInt8> {
@@ -38,6 +43,8 @@ package struct WireTapeMessage: Sendable {
         var name: Int?
         var id: Int?
         var body: Int?
+        var origin: Int?
+        var mainFrame: Int?
         // One pass over the members (keys are unique on a tape).
         var key = 1
         let end = tape.next(0)
@@ -58,6 +65,10 @@ package struct WireTapeMessage: Sendable {
                 body = key + 1
             case 2 where text[0] == UInt8(ascii: "i") && text[1] == UInt8(ascii: "d"):
                 id = key + 1
+            case 6 where WireTapeMessage.equals(text, "origin"):
+                origin = key + 1
+            case 9 where WireTapeMessage.equals(text, "mainFrame"):
+                mainFrame = key + 1
             default:
                 break
             }
@@ -70,7 +81,16 @@ package struct WireTapeMessage: Sendable {
             default: return nil
             }
         }
-        return Scanned(tape: tape, name: name, id: id, body: body)
+        // Wrong types are malformed: the slow path says so.
+        if let origin, tape.kind(origin) != .string { return nil }
+        if let mainFrame, tape.kind(mainFrame) != .true && tape.kind(mainFrame) != .false { return nil }
+        return Scanned(tape: tape, name: name, id: id, body: body, origin: origin, mainFrame: mainFrame)
+    }
+
+    /// Whether a key's bytes are `key` (an ASCII literal).
+    private static func equals(_ text: UnsafeBufferPointer<UInt8>, _ key: StaticString) -> Bool {
+        guard text.count == key.utf8CodeUnitCount else { return false }
+        return key.withUTF8Buffer { literal in text.elementsEqual(literal) }
     }
 
     /// The message of a scanned line; `nil` when its name is not a valid channel name
@@ -99,5 +119,12 @@ package struct WireTapeMessage: Sendable {
         }
         self.channel = channel
         self.body = scanned.body.map { MessageBody(tape: tape, index: $0) } ?? .absent
+        if scanned.origin == nil && scanned.mainFrame == nil {
+            sender = .unknown
+        } else {
+            sender = MessageSender(
+                originText: scanned.origin.map { tape.string($0) },
+                isMainFrame: scanned.mainFrame.map { tape.kind($0) == .true })
+        }
     }
 }

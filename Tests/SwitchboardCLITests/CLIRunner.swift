@@ -246,13 +246,13 @@ struct LauncherFailed: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Runs blocking `work` on a Dispatch thread, not on the cooperative pool (which has
+/// Runs blocking `work` on a thread of its own, not on the cooperative pool (which has
 /// one thread per core: a test blocking it would starve every other test's tasks).
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try work() })
-        }
+        // A thread of its own: on Linux, Dispatch's global threads are the ones Swift's tasks
+        // run on (as many as the processors), so blocking one starves the tasks too.
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

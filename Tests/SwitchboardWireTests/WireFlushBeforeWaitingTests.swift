@@ -43,12 +43,14 @@ private struct DrivenSource: WireByteSource, Sendable {
     }
 }
 
-/// Runs blocking `work` on a Dispatch thread, not on the cooperative pool (one thread per
+/// Runs blocking `work` on a thread of its own, not on the cooperative pool (one thread per
 /// core: a test blocked there, here on reads and a condition, would starve other suites'
 /// tasks, which wait for replies with deadlines).
 private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        // A thread of its own: on Linux, Dispatch's global threads are the ones Swift's tasks
+        // run on (as many as the processors), so blocking one starves the tasks too.
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

@@ -139,6 +139,7 @@ private struct FailingSource: WireByteSource, Sendable {
             String(repeating: "x", count: 300),
             #"{"name":"removeCartLine","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"m","productId":"p","quantity":1,"attributes":{}}}"#,
             "[1,2]",
+            #"{"name":"productCartClicked","id":"r","origin":"https://ads.example.net","mainFrame":false}"#,
         ]
         var bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
         for round in 0..<90 {
@@ -159,6 +160,8 @@ private struct FailingSource: WireByteSource, Sendable {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
         defer { withExtendedLifetime(commerce) {} }
+        // One channel with a policy that admits nobody, so that `rejected` is among the outcomes.
+        router.setOriginPolicy(OriginPolicy(allowed: []), for: "productCartClicked")
         var session = WireSession(router: router, options: WireSession.Options(maxLineBytes: 256))
         var collector = WireOutcomeCollector()
         var progress: [Int] = []

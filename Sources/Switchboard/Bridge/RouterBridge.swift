@@ -8,7 +8,7 @@ import Foundation
 /// ```
 ///   Router ──observeManifest──▶ RouterBridge ──add / remove / user script──▶ registry (WKUserContentController)
 ///     ▲                              │
-///     └── receive(_:replyHandler:) ◀─┴── handle(name:body:replyHandler:) ◀── page: postMessage(…)
+///     └── receive(_:replyHandler:) ◀─┴── handle(name:body:sender:replyHandler:) ◀── page: postMessage(…)
 /// ```
 ///
 /// The bridge registers exactly the router's live channels (those with a handler
@@ -190,18 +190,24 @@ public final class RouterBridge {
 
     /// Routes one message the page posted and answers the page's promise.
     ///
-    /// The message goes through ``Router/receive(name:body:id:replyHandler:)``;
+    /// The message goes through ``Router/receive(name:body:id:sender:replyHandler:)``;
     /// `replyHandler` is called exactly once, on the main actor, with
     /// ``ScriptReply/arguments(for:on:)`` of the result: `(value, nil)` for a reply
-    /// (`NSNull` for a handled event), `(nil, message)` for a failure.
+    /// (`NSNull` for a handled event), `(nil, message)` for a failure. A message the
+    /// channel's ``OriginPolicy`` refuses is answered with `(nil, "<channel>: rejected: …")`,
+    /// which the page can tell from `"<channel>: no responder is registered"`.
     /// - Parameters:
     ///   - name: `WKScriptMessage.name`.
     ///   - body: `WKScriptMessage.body`.
+    ///   - sender: who posted it, from `WKScriptMessage.frameInfo`
+    ///     (``MessageSender/init(securityOriginProtocol:host:port:isMainFrame:)``);
+    ///     ``MessageSender/unknown`` by default, which a channel with a policy refuses.
     ///   - replyHandler: WebKit's reply handler.
     /// - Returns: the router's outcome for the message.
     @discardableResult
     public func handle(
-        name: String, body: Any?, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+        name: String, body: Any?, sender: MessageSender = .unknown,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) -> Outcome {
         let channel = try? Channel(validating: name)
         let complete: @Sendable (Result<ReplyValue, RequestFailure>) -> Void = { result in
@@ -217,7 +223,7 @@ public final class RouterBridge {
             RouterBridge.onMainActor { replyHandler(nil, failure) }
             return .stopped(reason: "bridge stopped" + why)
         }
-        return router.receive(name: name, body: MessageBody(body), replyHandler: complete)
+        return router.receive(name: name, body: MessageBody(body), sender: sender, replyHandler: complete)
     }
 
     /// Runs `body` on the main actor: now when called on the main thread, else soon after.

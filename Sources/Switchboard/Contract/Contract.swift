@@ -327,12 +327,12 @@ enum ContractDigests {
     /// How many tables' digests are kept (all are dropped when more come).
     static let capacity = 256
 
-    /// The ``Contract/digest`` of the table's live channels.
-    static func digest(of table: Router.RoutingTable) -> String {
+    /// The ``Contract/digest`` of the table's live channels (those in `only`, when given).
+    static func digest(of table: Router.RoutingTable, only: Set<Channel>? = nil) -> String {
         var keys: [ChannelKey] = []
         keys.reserveCapacity(table.count)
         table.forEachRoute { channel, route in
-            guard route.isLive else { return }
+            guard route.isLive, only?.contains(channel) ?? true else { return }
             var handlers: [ObjectIdentifier] = []
             for entry in route.handlers where !handlers.contains(entry.eventType) { handlers.append(entry.eventType) }
             let responder = route.responder.map { ObjectIdentifier(type(of: $0.responder)) }
@@ -341,7 +341,8 @@ enum ContractDigests {
         keys.sort { $0.name < $1.name }
         if let known = kept.withLock({ $0[keys] }) { return known }
         // Derived outside the lock: deriving may run the types' init(from:).
-        let digest = Contract(table: table).digest
+        let contract = Contract(table: table)
+        let digest = only.map { contract.restricted(to: $0).digest } ?? contract.digest
         kept.withLock { digests in
             if digests.count >= capacity { digests.removeAll() }
             digests[keys] = digest

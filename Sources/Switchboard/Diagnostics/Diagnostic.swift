@@ -30,6 +30,8 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
     case deadlinePassed(Channel, after: Duration, usedFallback: Bool)
     /// A middleware stopped a message with an outcome of its own.
     case stopped(Channel, by: String, Outcome)
+    /// The channel's ``OriginPolicy`` refused a message's sender; nothing ran.
+    indirect case rejected(PolicyRejection)
 
     /// The channel concerned, when the name was valid.
     public var channel: Channel? {
@@ -40,6 +42,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
             .duplicateReply(let c), .lateReply(let c), .replyDropped(let c), .deadlinePassed(let c, _, _),
             .stopped(let c, _, _):
             return c
+        case .rejected(let rejection): return rejection.channel
         }
     }
 
@@ -60,6 +63,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .replyDropped: return "replyDropped"
         case .deadlinePassed: return "deadlinePassed"
         case .stopped: return "stopped"
+        case .rejected: return "rejected"
         }
     }
 
@@ -82,6 +86,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .deadlinePassed(let c, let after, let usedFallback):
             return "\(c): no reply within \(after); " + (usedFallback ? "fallback reply sent" : "caller timed out")
         case .stopped(let c, let name, let outcome): return "\(c): stopped by middleware \(name): \(outcome)"
+        case .rejected(let rejection): return rejection.message
         }
     }
 }

@@ -20,6 +20,10 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
     case unencodableReply(Channel, BodyEncodingError)
     /// A typed in-process request could not be encoded to a body.
     case unencodableRequest(Channel, BodyEncodingError)
+    /// The channel's ``OriginPolicy`` refused the sender (origin or frame); nothing ran.
+    /// Its ``message`` reads `<channel>: rejected: …`, unlike `no responder is registered`.
+    // `indirect` for a fixed, small layout (see `Outcome.invalid`).
+    indirect case rejected(Channel, PolicyRejection)
 
     /// The channel the request was sent on, when its name was valid.
     public var channel: Channel? {
@@ -27,7 +31,7 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
         case .invalidChannel: return nil
         case .noResponder(let channel), .invalidBody(let channel, _), .responderFailed(let channel, _),
             .dropped(let channel), .timedOut(let channel, _), .stopped(let channel, _),
-            .unencodableReply(let channel, _), .unencodableRequest(let channel, _):
+            .unencodableReply(let channel, _), .unencodableRequest(let channel, _), .rejected(let channel, _):
             return channel
         }
     }
@@ -44,6 +48,7 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
         case .stopped: return "stopped"
         case .unencodableReply: return "unencodableReply"
         case .unencodableRequest: return "unencodableRequest"
+        case .rejected: return "rejected"
         }
     }
 
@@ -74,6 +79,8 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
             return "the reply could not be encoded: \(error)"
         case .unencodableRequest(_, let error):
             return "the request could not be encoded: \(error)"
+        case .rejected(_, let rejection):
+            return "rejected: \(rejection.reasonText)"
         }
     }
 

@@ -25,7 +25,10 @@ extension Router {
 
     /// Routes one message. See ``receive(name:body:)-(String,Any?)``.
     public func receive(_ message: Message) -> Outcome {
-        let (route, chain) = lookUp(message.channel)
+        let (route, chain, access) = lookUp(message.channel)
+        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+            return reject(rejection, replyHandler: nil)
+        }
         return dispatch(message, reply: nil, route: route, chain: chain)
     }
 
@@ -44,25 +47,36 @@ extension Router {
         _ message: Message,
         replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
     ) -> Outcome {
+        let (route, chain, access) = lookUp(message.channel)
+        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+            return reject(rejection, replyHandler: replyHandler)
+        }
         let reply = ReplyState(channel: message.channel, completion: replyHandler)
-        let (route, chain) = lookUp(message.channel)
         return dispatch(message, reply: reply, route: route, chain: chain)
     }
 
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
     /// See ``receive(_:replyHandler:)``.
+    /// - Parameters:
+    ///   - name: the channel name as received.
+    ///   - body: the body.
+    ///   - id: the caller's correlation id.
+    ///   - sender: who sent it (origin and frame), checked against the channel's ``OriginPolicy``
+    ///     right after the name; ``MessageSender/unknown`` by default.
+    ///   - replyHandler: resolved exactly once with the reply or the failure.
     public func receive(
         name: String,
         body: consuming MessageBody,
         id: String? = nil,
+        sender: MessageSender = .unknown,
         replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
     ) -> Outcome {
         // A name in the routing table is valid (every registered channel was validated):
         // only names the table does not know need checking.
         let fits = name.utf8.count <= Channel.maxLength
         let hash = fits ? RoutingTable.hash(name) : 0
-        let (found, chain) = state.withLock { state in
-            (fits ? state.table.route(named: name, hash: hash) : nil, state.chain)
+        let (found, chain, defaultAccess) = state.withLock { state in
+            (fits ? state.table.route(named: name, hash: hash) : nil, state.chain, state.defaultOriginPolicy)
         }
         if found == nil, let error = Channel.problem(in: name) {
             diagnostics.emit(.invalidChannel(name: name, error))
@@ -70,17 +84,26 @@ extension Router {
             return .invalidChannel(error)
         }
         let channel = Channel(uncheckedName: name)
-        let message = Message(channel: channel, body: body, id: id)
+        // Who may call: checked before middleware, buffering, decoding and lookup.
+        if let access = found?.originPolicy ?? defaultAccess, let rejection = access.rejection(of: sender, on: channel)
+        {
+            return reject(rejection, replyHandler: replyHandler)
+        }
+        let message = Message(channel: channel, body: body, id: id, sender: sender)
         let reply = replyHandler.map { ReplyState(channel: channel, completion: $0) }
         return dispatch(message, reply: reply, route: found ?? .empty, chain: chain)
     }
 
-    /// The route of `channel` (``Route/empty`` when it has none) and the middleware
-    /// chain, in one lock round trip. The table is a snapshot: no rebuild to wait for.
-    private func lookUp(_ channel: Channel) -> (Route, MiddlewareChain) {
+    /// The route of `channel` (``Route/empty`` when it has none), the middleware chain and
+    /// the origin policy that applies, in one lock round trip. The table is a snapshot:
+    /// no rebuild to wait for.
+    private func lookUp(_ channel: Channel) -> (Route, MiddlewareChain, OriginPolicy?) {
         let hash = RoutingTable.hash(channel.name)
-        let (route, chain) = state.withLock { ($0.table.route(named: channel.name, hash: hash), $0.chain) }
-        return (route ?? .empty, chain)
+        let (route, chain, access) = state.withLock { state in
+            let route = state.table.route(named: channel.name, hash: hash)
+            return (route, state.chain, route?.originPolicy ?? state.defaultOriginPolicy)
+        }
+        return (route ?? .empty, chain, access)
     }
 
     /// The route of `channel` now (``Route/empty`` when it has none).
@@ -123,6 +146,7 @@ extension Router {
         case .failed(let failure): return .failure(.responderFailed(channel, message: failure.message))
         case .invalidChannel(let problem): return .failure(.invalidChannel(name: channel.name, problem))
         case .stopped: return .failure(.stopped(channel, outcome))
+        case .rejected(let rejection): return .failure(.rejected(channel, rejection))
         }
     }
 

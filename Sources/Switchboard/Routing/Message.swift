@@ -3,19 +3,28 @@ public struct Message: Sendable {
     /// The channel the message is on.
     public var channel: Channel {
         get { parts.channel }
-        set { parts = Parts(channel: newValue, body: parts.body, id: parts.id) }
+        set { parts = Parts(channel: newValue, body: parts.body, id: parts.id, sender: parts.sender) }
     }
 
     /// The loosely typed body.
     public var body: MessageBody {
         get { parts.body }
-        set { parts = Parts(channel: parts.channel, body: newValue, id: parts.id) }
+        set { parts = Parts(channel: parts.channel, body: newValue, id: parts.id, sender: parts.sender) }
     }
 
     /// The caller's correlation id, if it gave one (the CLI's `"id"`); never interpreted.
     public var id: String? {
         get { parts.id }
-        set { parts = Parts(channel: parts.channel, body: parts.body, id: newValue) }
+        set { parts = Parts(channel: parts.channel, body: parts.body, id: newValue, sender: parts.sender) }
+    }
+
+    /// Who sent the message: its origin and frame, ``MessageSender/unknown`` when the
+    /// source did not say. The router checks it against the channel's ``OriginPolicy``
+    /// before middleware runs; a middleware that changes it changes only what later
+    /// middleware and handlers see (the check has been made).
+    public var sender: MessageSender {
+        get { parts.sender }
+        set { parts = Parts(channel: parts.channel, body: parts.body, id: parts.id, sender: newValue) }
     }
 
     /// The fields, in one immutable object: a message is copied at every hand-over
@@ -28,22 +37,29 @@ public struct Message: Sendable {
         let channel: Channel
         let body: MessageBody
         let id: String?
+        let sender: MessageSender
 
-        init(channel: Channel, body: MessageBody, id: String?) {
+        init(channel: Channel, body: MessageBody, id: String?, sender: MessageSender) {
             self.channel = channel
             self.body = body
             self.id = id
+            self.sender = sender
         }
     }
 
     /// Creates a message.
-    public init(channel: Channel, body: MessageBody = .absent, id: String? = nil) {
-        parts = Parts(channel: channel, body: body, id: id)
+    /// - Parameters:
+    ///   - channel: the channel.
+    ///   - body: the body.
+    ///   - id: the caller's correlation id.
+    ///   - sender: who sent it; unknown by default.
+    public init(channel: Channel, body: MessageBody = .absent, id: String? = nil, sender: MessageSender = .unknown) {
+        parts = Parts(channel: channel, body: body, id: id, sender: sender)
     }
 
     /// Creates a message with a Foundation body.
-    public init(channel: Channel, body: Any?, id: String? = nil) {
-        self.init(channel: channel, body: MessageBody(body), id: id)
+    public init(channel: Channel, body: Any?, id: String? = nil, sender: MessageSender = .unknown) {
+        self.init(channel: channel, body: MessageBody(body), id: id, sender: sender)
     }
 
     /// The body decoded as `type`, when the message is on that event's channel and the body decodes.

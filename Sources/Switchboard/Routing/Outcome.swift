@@ -21,6 +21,10 @@ public enum Outcome: Sendable, CustomStringConvertible {
     case invalidChannel(ChannelNameError)
     /// A middleware stopped the message; the reason it gave.
     case stopped(reason: String)
+    /// The channel's ``OriginPolicy`` refused the sender, before middleware, buffering,
+    /// decoding and handler lookup: nothing ran and nothing changed.
+    // `indirect` for a fixed, small layout (see `invalid`): an outcome is copied at every middleware.
+    indirect case rejected(PolicyRejection)
 
     /// A short, stable name for the outcome (`handled`, `replied`, `unhandled`, …).
     public var kind: String {
@@ -34,6 +38,7 @@ public enum Outcome: Sendable, CustomStringConvertible {
         case .failed: return "failed"
         case .invalidChannel: return "invalidChannel"
         case .stopped: return "stopped"
+        case .rejected: return "rejected"
         }
     }
 
@@ -57,6 +62,7 @@ public enum Outcome: Sendable, CustomStringConvertible {
         case .failed(let failure): return "failed: \(failure.message)"
         case .invalidChannel(let problem): return "invalid channel: \(problem)"
         case .stopped(let reason): return "stopped: \(reason)"
+        case .rejected(let rejection): return "rejected: \(rejection.reasonText)"
         }
     }
 }

@@ -11,6 +11,8 @@ extension Router {
             var handlers: [HandlerEntry] = []
             var responder: ResponderEntry?
             var policy: BufferPolicy?
+            /// Who may call the channel, when it has a policy of its own (see `Router+Policy.swift`).
+            var originPolicy: OriginPolicy?
             /// Whether messages kept before the channel had a handler are being delivered:
             /// a message arriving meanwhile queues behind them (see `Router.deliver`).
             var isDraining = false
@@ -19,6 +21,7 @@ extension Router {
         let handlers: [HandlerEntry]
         let responder: ResponderEntry?
         let policy: BufferPolicy?
+        let originPolicy: OriginPolicy?
         let isDraining: Bool
         /// Whether every handler takes the same event type, so the body is decoded once
         /// into that type and handed to each handler without boxing (the usual case).
@@ -31,18 +34,23 @@ extension Router {
             handlers = parts.handlers
             responder = parts.responder
             policy = parts.policy
+            originPolicy = parts.originPolicy
             isDraining = parts.isDraining
             let firstType = parts.handlers.first?.eventType
             handlersShareEventType = parts.handlers.allSatisfy { $0.eventType == firstType }
         }
 
-        var parts: Parts { Parts(handlers: handlers, responder: responder, policy: policy, isDraining: isDraining) }
+        var parts: Parts {
+            Parts(
+                handlers: handlers, responder: responder, policy: policy, originPolicy: originPolicy,
+                isDraining: isDraining)
+        }
 
         /// Whether the channel has a handler or a responder.
         var isLive: Bool { responder != nil || !handlers.isEmpty }
 
         /// Whether the route holds nothing worth keeping (so a channel name from outside leaves no trace).
-        var isVacant: Bool { !isLive && policy == nil && !isDraining }
+        var isVacant: Bool { !isLive && policy == nil && originPolicy == nil && !isDraining }
     }
 
     /// One subscribed handler: its id (for its token), its event type, the typed

@@ -39,13 +39,20 @@ extension Router {
     ///
     /// The request goes through the same middleware and responder as one from
     /// the web side: it is encoded to a body first.
-    /// - Parameter request: the request.
+    /// Like a message from the web side, it is checked against the channel's
+    /// ``OriginPolicy``: under a policy, pass the `sender` the policy admits
+    /// (``MessageSender/unknown``, the default, is refused: fail closed).
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - sender: who sends it; unknown by default.
     /// - Returns: the responder's reply. A reply of another type (from a middleware
     ///   that stopped the request with ``Outcome/replied(_:)``) is converted through JSON.
     /// - Throws: ``RequestFailure`` when there is no reply:
     ///   ``RequestFailure/unencodableRequest(_:_:)`` when the request does not encode,
     ///   ``RequestFailure/unencodableReply(_:_:)`` when a reply of another type does not.
-    public func request<R: Request & Encodable>(_ request: R) async throws(RequestFailure) -> R.Reply {
+    public func request<R: Request & Encodable>(
+        _ request: R, sender: MessageSender = .unknown
+    ) async throws(RequestFailure) -> R.Reply {
         let body: MessageBody
         do {
             body = MessageBody(try BodyEncoder(rootName: "body").encodeFoundationObject(request))
@@ -53,7 +60,9 @@ extension Router {
             throw .unencodableRequest(R.channel, error)
         }
         let result = await withCheckedContinuation { continuation in
-            _ = dispatchTyped(Message(channel: R.channel, body: body)) { continuation.resume(returning: $0) }
+            _ = dispatchTyped(Message(channel: R.channel, body: body, sender: sender)) {
+                continuation.resume(returning: $0)
+            }
         }
         switch result {
         case .failure(let failure):

@@ -41,6 +41,7 @@ public final class Router: Sendable {
     /// - Parameter options: decoding, deadline, buffering and limit settings.
     public init(options: RouterOptions = RouterOptions()) {
         self.options = options
+        if let policy = options.originPolicy { state.withLock { $0.defaultOriginPolicy = policy } }
     }
 
     /// A token that, on cancel, removes a registration with `remove` (under the lock),

@@ -10,6 +10,9 @@ public struct RouterOptions: Sendable {
     public var maxKeptPerChannel: Int
     /// The most messages kept on all channels together; beyond it the oldest message of the channel is discarded.
     public var maxKeptTotal: Int
+    /// Who may call a channel that has no policy of its own, when the router is created
+    /// (`nil`: anyone; see ``OriginPolicy`` and ``Router/setDefaultOriginPolicy(_:)``).
+    public var originPolicy: OriginPolicy?
 
     /// Creates options.
     public init(
@@ -17,12 +20,14 @@ public struct RouterOptions: Sendable {
         defaultDeadline: Duration = .seconds(10),
         defaultBufferPolicy: BufferPolicy = .drop,
         maxKeptPerChannel: Int = 100,
-        maxKeptTotal: Int = 1_000
+        maxKeptTotal: Int = 1_000,
+        originPolicy: OriginPolicy? = nil
     ) {
         self.decoding = decoding
         self.defaultDeadline = defaultDeadline
         self.defaultBufferPolicy = defaultBufferPolicy
         self.maxKeptPerChannel = maxKeptPerChannel
         self.maxKeptTotal = maxKeptTotal
+        self.originPolicy = originPolicy
     }
 }

@@ -13,6 +13,8 @@ extension Router {
         var buffer = KeptMessages()
         var features: [String: Feature] = [:]
         var manifest = ManifestNotices()
+        /// Who may call a channel that has no ``OriginPolicy`` of its own (`nil`: anyone).
+        var defaultOriginPolicy: OriginPolicy?
         private var nextID: UInt64 = 0
 
         mutating func makeID() -> UInt64 {

@@ -16,14 +16,20 @@ public struct FixtureMessage: Sendable {
     public let line: Int
     /// The file the message came from, when it came from a file.
     public let source: URL?
+    /// Who sent it, from `"origin"` and `"mainFrame"` (`MessageSender.unknown` without them).
+    public let sender: MessageSender
 
     /// Creates a message.
-    public init(name: String, body: MessageBody = .absent, id: String? = nil, line: Int = 1, source: URL? = nil) {
+    public init(
+        name: String, body: MessageBody = .absent, id: String? = nil, line: Int = 1, source: URL? = nil,
+        sender: MessageSender = .unknown
+    ) {
         self.name = name
         self.body = body
         self.id = id
         self.line = line
         self.source = source
+        self.sender = sender
     }
 }
 
@@ -216,7 +222,7 @@ extension FixtureMessage {
     init(_ message: WireMessage, line: Int, source: URL?) {
         self.init(
             name: message.channel.name, body: message.body.map { MessageBody(json: $0) } ?? .absent,
-            id: message.id?.text, line: line, source: source)
+            id: message.id?.text, line: line, source: source, sender: message.sender)
     }
 }
 

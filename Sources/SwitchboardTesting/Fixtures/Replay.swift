@@ -22,7 +22,7 @@ public struct ReplayedMessage: Sendable, CustomStringConvertible {
 
     /// The outcome in the CLI's vocabulary, once the reply is in: `handled`,
     /// `replied`, `failed`, `invalid`, `unhandled`, `kept`, `stopped`,
-    /// `invalidChannel`, or `awaitingReply` when no reply came in time.
+    /// `invalidChannel`, `rejected` (the channel's origin policy refused the sender), or `awaitingReply` when no reply came in time.
     public var kind: String {
         guard case .awaitingReply = outcome else { return outcome.kind }
         switch reply {
@@ -63,7 +63,9 @@ extension Router {
         results.reserveCapacity(messages.count)
         for message in messages {
             let pending = PendingReply()
-            let outcome = receive(name: message.name, body: message.body, id: message.id) { pending.resolve($0) }
+            let outcome = receive(name: message.name, body: message.body, id: message.id, sender: message.sender) {
+                pending.resolve($0)
+            }
             let reply: Result<ReplyValue, RequestFailure>?
             if case .kept = outcome {
                 reply = nil

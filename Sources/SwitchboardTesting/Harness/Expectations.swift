@@ -74,6 +74,11 @@ public struct ExpectedOutcome: Sendable, CustomStringConvertible {
         if case .stopped = $0 { return true }
         return false
     }
+    /// The channel's origin policy refused the sender.
+    public static let rejected = ExpectedOutcome("rejected") {
+        if case .rejected = $0 { return true }
+        return false
+    }
     /// The channel name is not valid.
     public static let invalidChannel = ExpectedOutcome("an invalid channel") {
         if case .invalidChannel = $0 { return true }

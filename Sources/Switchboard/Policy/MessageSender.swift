@@ -1,0 +1,106 @@
+/// Who sent a message: its origin and whether it came from the page's main frame,
+/// each unknown (`nil`) when the source did not say.
+///
+/// The WebKit adapter fills both from `WKScriptMessage.frameInfo` (`securityOrigin`,
+/// `isMainFrame`); the wire format from a message's `"origin"` and `"mainFrame"`; other
+/// sources pass one to ``Router/receive(name:body:id:sender:replyHandler:)``. A message
+/// without a sender has ``unknown``: harmless while no ``OriginPolicy`` applies to its
+/// channel, refused once one does (fail closed).
+///
+/// An origin text that does not parse (`"null"`, `"https://shop.com@evil.com"`) is kept
+/// in ``claimedOrigin`` with ``origin`` `nil`: it is treated as unknown, and the
+/// rejection says what was claimed and why it is not an origin.
+public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
+    /// The fields, in one immutable object, absent when nothing is known: every message
+    /// carries a sender, and an unknown one (the common case without a policy) then costs
+    /// a message nothing to copy or release. A setter makes a new object.
+    private final class Storage: Sendable {
+        let origin: Origin?
+        let isMainFrame: Bool?
+        let claimedOrigin: String?
+
+        init(origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?) {
+            self.origin = origin
+            self.isMainFrame = isMainFrame
+            self.claimedOrigin = claimedOrigin
+        }
+    }
+
+    private var storage: Storage?
+
+    /// The sender's origin, when known and valid.
+    public var origin: Origin? {
+        get { storage?.origin }
+        set { set(origin: newValue, isMainFrame: isMainFrame, claimedOrigin: claimedOrigin) }
+    }
+
+    /// Whether the message came from the main frame; `nil` when unknown.
+    public var isMainFrame: Bool? {
+        get { storage?.isMainFrame }
+        set { set(origin: origin, isMainFrame: newValue, claimedOrigin: claimedOrigin) }
+    }
+
+    /// The origin text the source gave when it did not parse as an ``Origin`` (`nil` otherwise).
+    public var claimedOrigin: String? {
+        get { storage?.claimedOrigin }
+        set { set(origin: origin, isMainFrame: isMainFrame, claimedOrigin: newValue) }
+    }
+
+    private mutating func set(origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?) {
+        storage =
+            origin == nil && isMainFrame == nil && claimedOrigin == nil
+            ? nil : Storage(origin: origin, isMainFrame: isMainFrame, claimedOrigin: claimedOrigin)
+    }
+
+    /// Nothing known: no origin, no frame.
+    public static let unknown = MessageSender()
+
+    /// Creates a sender.
+    /// - Parameters:
+    ///   - origin: the origin, `nil` when unknown.
+    ///   - isMainFrame: whether the main frame sent it, `nil` when unknown.
+    public init(origin: Origin? = nil, isMainFrame: Bool? = nil) {
+        set(origin: origin, isMainFrame: isMainFrame, claimedOrigin: nil)
+    }
+
+    /// Creates a sender from an origin's text, as a message carries it. Text that does
+    /// not parse leaves ``origin`` unknown and is kept in ``claimedOrigin``.
+    /// - Parameters:
+    ///   - originText: the serialised origin (`"https://shop.example.com"`), `nil` when not given.
+    ///   - isMainFrame: whether the main frame sent it, `nil` when unknown.
+    public init(originText: String?, isMainFrame: Bool?) {
+        guard let originText else {
+            set(origin: nil, isMainFrame: isMainFrame, claimedOrigin: nil)
+            return
+        }
+        do {
+            set(origin: try Origin(parsing: originText), isMainFrame: isMainFrame, claimedOrigin: nil)
+        } catch {
+            set(origin: nil, isMainFrame: isMainFrame, claimedOrigin: String(originText.prefix(200)))
+        }
+    }
+
+    /// Whether nothing is known about the sender.
+    public var isUnknown: Bool { storage == nil }
+
+    /// Two senders are equal when their origin, frame and claimed origin are.
+    public static func == (lhs: MessageSender, rhs: MessageSender) -> Bool {
+        lhs.origin == rhs.origin && lhs.isMainFrame == rhs.isMainFrame && lhs.claimedOrigin == rhs.claimedOrigin
+    }
+
+    /// Hashes the origin, frame and claimed origin.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(origin)
+        hasher.combine(isMainFrame)
+        hasher.combine(claimedOrigin)
+    }
+
+    /// `https://shop.example.com, main frame`, `unknown origin, sub-frame`, ….
+    public var description: String {
+        let origin =
+            self.origin?.serialized ?? claimedOrigin.map { "invalid origin \(String(reflecting: $0))" }
+            ?? "unknown origin"
+        let frame = isMainFrame.map { $0 ? "main frame" : "sub-frame" } ?? "unknown frame"
+        return "\(origin), \(frame)"
+    }
+}

@@ -1,0 +1,88 @@
+extension Router {
+    // MARK: - Who may call a channel
+
+    /// Sets the policy of every channel that has none of its own (see ``OriginPolicy``);
+    /// `nil` removes it, so that such channels admit every message again.
+    ///
+    /// Takes effect for messages received after it returns; one being delivered on
+    /// another thread meanwhile was checked against the policy before.
+    public func setDefaultOriginPolicy(_ policy: OriginPolicy?) {
+        let old = mutate { state -> OriginPolicy? in
+            defer { state.defaultOriginPolicy = policy }
+            return state.defaultOriginPolicy
+        }
+        withExtendedLifetime(old) {}
+    }
+
+    /// The policy of channels that have none of their own: ``RouterOptions/originPolicy``
+    /// until ``setDefaultOriginPolicy(_:)`` changes it.
+    public var defaultOriginPolicy: OriginPolicy? {
+        state.withLock { $0.defaultOriginPolicy }
+    }
+
+    /// Sets who may call `channel`, replacing the default policy for it (see ``OriginPolicy``).
+    /// `nil` removes the channel's own policy: the default applies to it again.
+    public func setOriginPolicy(_ policy: OriginPolicy?, for channel: Channel) {
+        mutate { state in
+            _ = state.updateRoute(channel) { route in route.originPolicy = policy }
+        }
+    }
+
+    /// The policy that applies to `channel`: its own, else the default; `nil` when none applies.
+    public func originPolicy(for channel: Channel) -> OriginPolicy? {
+        let hash = RoutingTable.hash(channel.name)
+        return state.withLock { state in
+            state.table.route(named: channel.name, hash: hash)?.originPolicy ?? state.defaultOriginPolicy
+        }
+    }
+
+    /// The manifest as `sender` sees it: the live channels it may call, each feature
+    /// enabled only when every channel it needs is live and callable by `sender`, and the
+    /// digest of those channels' contract.
+    ///
+    /// A page's manifest should list what the page can use. The bridge's injected
+    /// script cannot know which frame it runs in, so it publishes ``manifest`` (see
+    /// `RouterBridge`); a page that asks for its manifest through a channel of its own
+    /// can be answered with this, for the sender of the request.
+    public func manifest(for sender: MessageSender) -> Manifest {
+        let (table, features, defaultPolicy) = state.withLock { ($0.table, $0.features, $0.defaultOriginPolicy) }
+        func callable(_ channel: Channel, _ route: Route?) -> Bool {
+            guard let route, route.isLive else { return false }
+            guard let policy = route.originPolicy ?? defaultPolicy else { return true }
+            return policy.rejection(of: sender, on: channel) == nil
+        }
+        var channels: [Channel] = []
+        table.forEachRoute { channel, route in
+            if callable(channel, route) { channels.append(channel) }
+        }
+        var enabled: [String: Bool] = [:]
+        for (name, feature) in features {
+            enabled[name] = feature.channels.allSatisfy { callable($0, table.route($0)) }
+        }
+        return Manifest(
+            channels: channels, features: enabled, contract: ContractDigests.digest(of: table, only: Set(channels)))
+    }
+
+    /// Sends a request by channel name from `sender` and waits for its reply, as a
+    /// page's `postMessage` with a reply would. See ``request(name:body:)-(String,Any?)``.
+    /// - Returns: the reply, or why there is none; ``RequestFailure/rejected(_:_:)`` when the
+    ///   channel's ``OriginPolicy`` refuses `sender`.
+    public func request(name: String, body: Any? = nil, sender: MessageSender) async -> Result<
+        ReplyValue, RequestFailure
+    > {
+        let body = MessageBody(body)
+        return await withCheckedContinuation { continuation in
+            _ = receive(name: name, body: body, sender: sender, replyHandler: { continuation.resume(returning: $0) })
+        }
+    }
+
+    /// Refuses a message its channel's policy does not admit: reports it, answers its
+    /// reply handler, and returns the outcome. Nothing else runs and nothing changes.
+    func reject(
+        _ rejection: PolicyRejection, replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
+    ) -> Outcome {
+        diagnostics.emit(.rejected(rejection))
+        replyHandler?(.failure(.rejected(rejection.channel, rejection)))
+        return .rejected(rejection)
+    }
+}
