@@ -357,3 +357,19 @@ import Testing
         withExtendedLifetime((observer, first, same, other)) {}
     }
 }
+
+@Suite struct ContractSenderManifestTests {
+    @Test func aSendersManifestCarriesTheContractOfTheChannelsItMayCall() throws {
+        let router = Router()
+        let tip = router.on(Shop.Tip.self) { _ in }
+        let ping = router.on(Shop.Ping.self) { _ in }
+        router.setOriginPolicy(try OriginPolicy(allowing: ["https://shop.example.com"]), for: Shop.Tip.channel)
+        let shop = MessageSender(originText: "https://shop.example.com", isMainFrame: true)
+        let ads = MessageSender(originText: "https://ads.example.net", isMainFrame: true)
+        #expect(router.manifest(for: shop).contract == Contract(Shop.Tip.self, Shop.Ping.self).digest)
+        #expect(router.manifest(for: ads).channels == ["ping"])
+        #expect(router.manifest(for: ads).contract == Contract(Shop.Ping.self).digest)
+        #expect(router.manifest.contract == Contract(Shop.Tip.self, Shop.Ping.self).digest)
+        withExtendedLifetime((tip, ping)) {}
+    }
+}
