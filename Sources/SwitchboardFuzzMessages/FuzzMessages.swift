@@ -2,8 +2,8 @@ import Foundation
 import Switchboard
 
 // libFuzzer entry point for the whole message path, as the `switchboard` CLI
-// runs it: bytes → line splitting → message parsing (the strict tape reader,
-// falling back to `JSONReader`) → the router with three middleware (pass,
+// runs it: bytes → line splitting → message parsing (the one strict scanner;
+// JSON of another shape read as a `JSONValue`) → the router with three middleware (pass,
 // stop, rewrite) and the reference commerce handlers → decoding → handlers
 // and responders → reply encoding → outcome lines.
 //

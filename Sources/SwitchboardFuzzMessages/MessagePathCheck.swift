@@ -13,17 +13,18 @@ import SwitchboardWire
 /// 3. Outcome lines: each is one line of JSON, with the documented keys in the
 ///    documented order and a documented `outcome` (`OutcomeLineCheck`).
 /// 4. Fast path = slow path: the CLI's outcome of each line equals the
-///    outcome of the same message parsed by `JSONReader` and routed through a
-///    second router (`JSONValue` bodies instead of the tape), reply bytes and
-///    decoding errors included.
+///    outcome of the same message read by `JSONReader` (a `JSONValue` built
+///    from the one scanner's tape) and routed through a second router
+///    (`JSONValue` bodies instead of the tape), reply bytes and decoding
+///    errors included.
 /// 5. Replies resolve exactly once: every message routed with a reply handler
 ///    gets exactly one resolution, consistent with its outcome, and no late one.
-/// 6. Readers agree: the tape reader accepts exactly what `JSONReader`
-///    accepts, with the same value; `JSONSerialization` accepts it too, with
-///    the same value (numbers by value), and what it accepts beyond that is
-///    only the documented leniency (`ReaderAgreement`); messages it reads
-///    exactly the same way route to the same outcome through a third router
-///    (Foundation bodies).
+/// 6. The scanner agrees with Foundation: what the one strict scanner accepts,
+///    `JSONSerialization` accepts too, with the same value (numbers by value),
+///    and what Foundation accepts beyond that is only the documented leniency;
+///    a rejection names a place inside the line (`ReaderAgreement`); messages
+///    Foundation reads exactly the same way route to the same outcome through
+///    a third router (Foundation bodies).
 /// 7. `.json` documents: an input starting with `[` read as a `.json` input
 ///    gives one outcome per array element.
 struct MessagePathCheck {

@@ -3,7 +3,7 @@ import Switchboard
 import SwitchboardWire
 
 /// Routes each line of an input again, outside the CLI's code, and compares:
-/// the slow path (`JSONReader` → `WireMessage` → `JSONValue` body) on a second
+/// the `JSONValue` path (`JSONReader` → `WireMessage` → `JSONValue` body) on a second
 /// router, and the Foundation path (`JSONSerialization` → `[String: Any]`
 /// body) on a third, each with a reply handler whose resolutions are counted.
 struct ReferencePaths {

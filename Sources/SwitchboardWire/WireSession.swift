@@ -67,16 +67,12 @@ public struct WireSession: Sendable {
                 .oversized(byteCount: line.count, limit: options.maxLineBytes), line: number, source: source)
         }
         // Fast path: the strict tape reader, and the body decoded straight from it.
-        // Anything it does not take (malformed lines, odd names or ids) goes the
-        // `JSONReader` way, which says exactly what is wrong. (The same steps as
-        // `prepare` and `process(prepared:)`, without making a `PreparedLine`: this is
-        // the one-thread path, and the enum in between costs it ~0.7 % in instructions.)
-        if let message = WireTapeMessage(line, maxDepth: options.reader.options.maxDepth, channels: &channels) {
-            return process(
-                channel: message.channel, body: message.body, id: message.id, sender: message.sender, line: number,
-                source: source)
-        }
-        return processSlowly(line, number: number, source: source)
+        // Any other JSON goes through `WireMessage.parse(value:)`, which says exactly
+        // what is wrong; a line that is not JSON gets the scanner's error. (The same
+        // steps as `prepare` and `process(prepared:)`, without making a `PreparedLine`:
+        // this is the one-thread path, and the enum in between costs it ~0.7 % in instructions.)
+        return process(
+            scan: WireTapeMessage.scan(line, maxDepth: options.reader.options.maxDepth), number: number, source: source)
     }
 
     /// What ``prepare(_:maxLineBytes:maxDepth:)`` makes of one line, ready for
@@ -87,28 +83,29 @@ public struct WireSession: Sendable {
         case blank
         /// Longer than the limit (its byte count).
         case oversized(Int)
-        /// Parsed by the tape reader, members found (the channel is looked up when it is processed).
-        case scanned(WireTapeMessage.Scanned)
-        /// Anything else: the line's bytes, for `JSONReader`, which says what is wrong.
-        case other([UInt8])
+        /// Scanned: parsed onto a tape (members found when it is a message), or rejected with why.
+        case scanned(WireTapeMessage.Scan)
 
         /// About what the prepared line holds in memory: its bytes and, when parsed, its tape.
         var memoryCost: Int {
             switch self {
             case .blank, .oversized: return 16
-            case .scanned(let scanned):
-                return 64 + scanned.tape.byteCount + scanned.tape.entryCount * MemoryLayout<JSONTape.Entry>.stride
-            case .other(let bytes): return 32 + bytes.count
+            case .scanned(.message(let scanned)): return WireSession.memoryCost(of: scanned.tape)
+            case .scanned(.other(let tape)): return WireSession.memoryCost(of: tape)
+            case .scanned(.rejected(let rejection)): return 64 + rejection.error.reason.utf8.count
             }
         }
+    }
+
+    private static func memoryCost(of tape: JSONTape) -> Int {
+        64 + tape.byteCount + tape.entryCount * MemoryLayout<JSONTape.Entry>.stride
     }
 
     /// Prepares one NDJSON line (without its newline) as ``process(line:number:source:)`` would read it.
     package static func prepare(_ line: UnsafeBufferPointer<UInt8>, maxLineBytes: Int, maxDepth: Int) -> PreparedLine {
         if isBlank(line) { return .blank }
         if line.count > maxLineBytes { return .oversized(line.count) }
-        if let scanned = WireTapeMessage.scan(line, maxDepth: maxDepth) { return .scanned(scanned) }
-        return .other(Array(line))
+        return .scanned(WireTapeMessage.scan(line, maxDepth: maxDepth))
     }
 
     /// Processes a line prepared by `prepare(_:maxLineBytes:maxDepth:)` (with this
@@ -119,25 +116,26 @@ public struct WireSession: Sendable {
             return nil
         case .oversized(let count):
             return malformed(.oversized(byteCount: count, limit: options.maxLineBytes), line: number, source: source)
-        case .scanned(let scanned):
+        case .scanned(let scan):
+            return process(scan: scan, number: number, source: source)
+        }
+    }
+
+    /// Processes a scanned line: a message off the tape, or what is wrong with it.
+    @inline(__always)
+    private mutating func process(scan: WireTapeMessage.Scan, number: Int, source: String?) -> WireOutcome {
+        switch scan {
+        case .message(let scanned):
             if let message = WireTapeMessage(scanned, channels: &channels) {
                 return process(
                     channel: message.channel, body: message.body, id: message.id, sender: message.sender,
                     line: number, source: source)
             }
-            // `scanned.line` points into the tape: keep the tape alive while it is read.
-            return withExtendedLifetime(scanned.tape) { processSlowly(scanned.line, number: number, source: source) }
-        case .other(let bytes):
-            return bytes.withUnsafeBufferPointer { processSlowly($0, number: number, source: source) }
-        }
-    }
-
-    /// A line the tape path did not take, read with `JSONReader`, which says what is wrong.
-    private mutating func processSlowly(_ line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome
-    {
-        switch WireMessage.parse(line, reader: options.reader) {
-        case .success(let message): return process(message, line: number, source: source)
-        case .failure(let problem): return malformed(problem, line: number, source: source)
+            return process(value: scanned.tape.jsonValue(0), line: number, source: source)
+        case .other(let tape):
+            return process(value: tape.jsonValue(0), line: number, source: source)
+        case .rejected(let rejection):
+            return malformed(WireMalformed(readError: rejection.error), line: number, source: source)
         }
     }
 

@@ -6,8 +6,10 @@ import Switchboard
 /// Only the well-formed case is taken: an object whose `name` is a string
 /// that is a valid channel name, whose `id`, if any, is a string or a
 /// number, whose `origin`, if any, is a string and whose `mainFrame`, if any,
-/// is a boolean. Everything else is `nil`, and the caller falls back to
-/// ``WireMessage/parse(_:reader:)``, which reports it exactly.
+/// is a boolean. Any other JSON goes to ``WireMessage/parse(value:)`` as a
+/// ``JSONValue`` built from the tape, which says what is wrong with it; a line
+/// that is not JSON is reported with the scanner's ``JSONReadError``. Either
+/// way the line is scanned once.
 package struct WireTapeMessage: Sendable {
     let channel: Channel
     let body: MessageBody
@@ -24,22 +26,37 @@ package struct WireTapeMessage: Sendable {
         /// The `origin` member's value (a string) and the `mainFrame` member's (a boolean).
         let origin: Int?
         let mainFrame: Int?
+    }
 
-        /// The line's bytes (the tape keeps a copy).
-        var line: UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(start: tape.bytes, count: tape.byteCount)
+    /// What scanning a line found.
+    package enum Scan: Sendable {
+        /// An object with a string `name` (and a string or number `id`, if any), its members found.
+        case message(Scanned)
+        /// JSON of another shape, or with an escaped key (which may spell one of ours):
+        /// for ``WireMessage/parse(value:)``, which says what is wrong with it.
+        case other(JSONTape)
+        /// Not JSON: what the scanner found wrong, and where.
+        case rejected(Rejection)
+    }
+
+    /// Why a line is not JSON (boxed: the common cases stay small to pass around).
+    package final class Rejection: Sendable {
+        let error: JSONReadError
+
+        init(_ error: JSONReadError) {
+            self.error = error
         }
     }
 
-    init?(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, channels: inout WireChannelCache) {
-        guard let scanned = WireTapeMessage.scan(line, maxDepth: maxDepth) else { return nil }
-        self.init(scanned, channels: &channels)
-    }
-
-    /// Parses `line` and finds its members; `nil` when the line is not an object with a string `name`
-    /// (and no escaped key, which may spell one of ours), for the caller to read it with `JSONReader`.
-    static func scan(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Scanned? {
-        guard let tape = JSONTape.parse(line, maxDepth: maxDepth), tape.kind(0) == .object else { return nil }
+    /// Scans `line` (the package's one strict scanner) and finds its members.
+    static func scan(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Scan {
+        let tape: JSONTape
+        do {
+            tape = try JSONTape.parse(line, maxDepth: maxDepth)
+        } catch {
+            return .rejected(Rejection(error))
+        }
+        guard tape.kind(0) == .object else { return .other(tape) }
         var name: Int?
         var id: Int?
         var body: Int?
@@ -51,8 +68,8 @@ package struct WireTapeMessage: Sendable {
         while key < end {
             let text = tape.text(key)
             if tape.entries[key].flags & JSONTape.Flags.escaped != 0 {
-                // An escaped key may still spell one of ours: let the slow path read it.
-                return nil
+                // An escaped key may still spell one of ours: read the message as a `JSONValue`.
+                return .other(tape)
             }
             switch text.count {
             case 4
@@ -74,17 +91,17 @@ package struct WireTapeMessage: Sendable {
             }
             key = tape.next(key + 1)
         }
-        guard let name, tape.kind(name) == .string else { return nil }
+        guard let name, tape.kind(name) == .string else { return .other(tape) }
         if let id {
             switch tape.kind(id) {
             case .string, .number: break
-            default: return nil
+            default: return .other(tape)
             }
         }
-        // Wrong types are malformed: the slow path says so.
-        if let origin, tape.kind(origin) != .string { return nil }
-        if let mainFrame, tape.kind(mainFrame) != .true && tape.kind(mainFrame) != .false { return nil }
-        return Scanned(tape: tape, name: name, id: id, body: body, origin: origin, mainFrame: mainFrame)
+        // Wrong types are malformed: `WireMessage/parse(value:)` says so.
+        if let origin, tape.kind(origin) != .string { return .other(tape) }
+        if let mainFrame, tape.kind(mainFrame) != .true && tape.kind(mainFrame) != .false { return .other(tape) }
+        return .message(Scanned(tape: tape, name: name, id: id, body: body, origin: origin, mainFrame: mainFrame))
     }
 
     /// Whether a key's bytes are `key` (an ASCII literal).
@@ -94,7 +111,7 @@ package struct WireTapeMessage: Sendable {
     }
 
     /// The message of a scanned line; `nil` when its name is not a valid channel name
-    /// (the caller reads the line with `JSONReader`, which says so).
+    /// (the caller reads the tape's value with ``WireMessage/parse(value:)``, which says so).
     init?(_ scanned: Scanned, channels: inout WireChannelCache) {
         let tape = scanned.tape
         let name = scanned.name

@@ -1,9 +1,10 @@
 import Foundation
 import Switchboard
 
-/// Context for the other sections: parsing whole lines (bytes to a tree) with
-/// Foundation, with the strict `JSONReader` (to `JSONValue`) and with the
-/// strict tape the CLI's fast path uses.
+/// Context for the other sections: parsing whole lines with Foundation (bytes to
+/// an `Any` tree) and with the package's one strict scanner, twice: to a tape
+/// only (what the CLI and `MessageBody(jsonBytes:)` decode from) and on to a
+/// `JSONValue` tree (`JSONReader`).
 struct ParseSection {
     let lines: [[UInt8]]
     let datas: [Data]
@@ -35,7 +36,7 @@ struct ParseSection {
     func tape() -> Int {
         var sum = 0
         for line in lines {
-            if let tape = JSONTape.parse(line) { sum &+= Int(tape.entries[0].count) }
+            if let tape = try? JSONTape.parse(line) { sum &+= Int(tape.entries[0].count) }
         }
         return sum
     }

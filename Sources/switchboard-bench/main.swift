@@ -209,7 +209,7 @@ if options.sections.contains("parse") {
     let name = "0 parse a line"
     let perByte = Double(section.lines.count) / Double(section.bytes)
     for (label, value) in zip(
-        ["JSONSerialization.jsonObject", "JSONReader → JSONValue", "JSONTape (strict, the CLI's)"], medians)
+        ["JSONSerialization.jsonObject", "scanner → JSONValue (JSONReader)", "scanner → tape (the CLI's)"], medians)
     {
         report.add(name, label, Format.nanoseconds(value), ratio: "\(Format.fixed(1000 / (value * perByte), 0)) MB/s")
     }

@@ -9,13 +9,12 @@
 /// A parsed JSON document kept as its bytes plus a flat "tape" of entries that
 /// point into them: no `Any` boxes, no second tree, no `String` until one is asked for.
 ///
-/// The tape accepts exactly what ``JSONReader`` accepts (RFC 8259, strict: no
-/// trailing commas, no byte-order mark, well-formed UTF-8, no lone surrogates,
-/// no duplicate keys, nesting limited) and holds the same value; the
-/// differential tests check both against each other and against Foundation.
-/// When it rejects the input it does not say why: ``parse(_:maxDepth:)``
-/// returns `nil` and the caller asks ``JSONReader`` for the error (rare input
-/// pays for the message, common input does not).
+/// The one strict scanner (``TapeParser``) makes it, for every reader of JSON
+/// bytes: the wire format, ``JSONReader`` (which builds a ``JSONValue`` from the
+/// tape) and ``MessageBody/init(jsonBytes:maxDepth:maxBytes:)-(UnsafeBufferPointer<UInt8>,_,_)``
+/// (whose decoder reads the tape in place). RFC 8259, strict: no trailing commas,
+/// no byte-order mark, well-formed UTF-8, no lone surrogates, no duplicate keys,
+/// nesting limited; a rejection is a ``JSONReadError`` saying what and where.
 ///
 /// Layout: entry 0 is the root. A container entry is followed by its elements
 /// (an object by `key, value` pairs; keys are string entries), and records the
@@ -82,23 +81,45 @@ package final class JSONTape: @unchecked Sendable {
         UnsafeMutableRawPointer(entries).deallocate()
     }
 
-    /// Parses `input` strictly, or returns `nil` when ``JSONReader`` would
-    /// reject it (ask it for the error), or when the input is 4 GiB or more.
+    /// Parses `input` strictly (RFC 8259; see ``JSONReader`` for the rules).
     /// - Parameters:
     ///   - input: the whole document, as UTF-8.
     ///   - maxDepth: the deepest nesting of arrays and objects accepted (as ``JSONReader/Options/maxDepth``).
-    package static func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) -> JSONTape? {
-        guard input.count < Int(UInt32.max), let base = input.baseAddress, input.count > 0 else { return nil }
-        return TapeScratch.withThreadScratch { scratch in
-            var parser = TapeParser(input: input, base: base, maxDepth: max(0, maxDepth), scratch: scratch)
-            guard parser.parseDocument() else { return nil }
-            return parser.finish()
+    /// - Throws: ``JSONReadError`` saying what is wrong and where; an input of 4 GiB or more
+    ///   (a tape's offsets are 32-bit) is ``JSONReadError/Kind/tooLarge(limit:)``.
+    package static func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(JSONReadError)
+        -> JSONTape
+    {
+        let limit = Int(UInt32.max) - 1
+        if input.count > limit {
+            throw JSONReadError(
+                .tooLarge(limit: limit), "the text is \(input.count) bytes long; the limit is \(limit)", at: limit,
+                in: input)
         }
+        guard let base = input.baseAddress else {
+            // An empty buffer may have no address: scan an empty one that has (it says "empty input").
+            let placeholder: [UInt8] = [0]
+            let result = placeholder.withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONReadError) -> JSONTape in
+                    try parse(UnsafeBufferPointer(rebasing: buffer[0..<0]), maxDepth: maxDepth)
+                }
+            }
+            return try result.get()
+        }
+        let result = TapeScratch.withThreadScratch { scratch -> Result<JSONTape, JSONReadError> in
+            var parser = TapeParser(input: input, base: base, maxDepth: max(0, maxDepth), scratch: scratch)
+            guard parser.parseDocument() else { return .failure(parser.error()) }
+            return .success(parser.finish())
+        }
+        return try result.get()
     }
 
     /// Parses the bytes of an array. See ``parse(_:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)``.
-    package static func parse(_ input: [UInt8], maxDepth: Int = 512) -> JSONTape? {
-        input.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth) }
+    package static func parse(_ input: [UInt8], maxDepth: Int = 512) throws(JSONReadError) -> JSONTape {
+        let result = input.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONReadError) -> JSONTape in try parse(buffer, maxDepth: maxDepth) }
+        }
+        return try result.get()
     }
 
     static func make(input: UnsafeBufferPointer<UInt8>, entries source: UnsafePointer<Entry>, count: Int)

@@ -4,10 +4,10 @@ extension MessageBody {
     public static let defaultMaxJSONBytes = 1 << 20
 
     /// Parses JSON text (UTF-8 bytes) into a body that decodes straight from the
-    /// bytes: the strict reader records where each value is, and the decoder
+    /// bytes: the strict scanner records where each value is, and the decoder
     /// reads fields from there (no `Any` boxes, no ``JSONValue`` tree).
     ///
-    /// The rules are ``JSONReader``'s (RFC 8259, strict: trailing commas,
+    /// The scanner is ``JSONReader``'s (RFC 8259, strict: trailing commas,
     /// ill-formed UTF-8, lone surrogates, duplicate keys and a leading byte-order
     /// mark are errors), and so is the error when the text is rejected.
     /// ```swift
@@ -30,13 +30,7 @@ extension MessageBody {
                 .tooLarge(limit: limit), "the text is \(bytes.count) bytes long; the limit is \(limit) (maxBytes)",
                 at: limit, in: bytes)
         }
-        if let tape = JSONTape.parse(bytes, maxDepth: maxDepth) {
-            self.init(storage: .tape(tape, index: 0))
-            return
-        }
-        // Rejected: the reader says why (it rejects exactly what the tape rejects).
-        let value = try JSONReader(maxDepth: maxDepth).read(bytes)
-        self.init(storage: .json(value))
+        self.init(storage: .tape(try JSONTape.parse(bytes, maxDepth: maxDepth), index: 0))
     }
 
     /// Parses JSON text into a body that decodes straight from the bytes.

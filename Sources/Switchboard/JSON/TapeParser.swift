@@ -15,6 +15,8 @@ final class TapeScratch {
     var entryCapacity: Int
     var stack: UnsafeMutablePointer<Int32>
     var stackCapacity: Int
+    /// Why the last scan stopped, when it did (set only on the error path).
+    var failure = ScanFailure.noValue
 
     init() {
         entryCapacity = 256
@@ -68,8 +70,12 @@ final class TapeScratch {
 private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")
 
-/// One strict parse into the scratch buffers. Every `Bool`-returning step
-/// answers "still valid?": the first `false` abandons the parse.
+/// The one strict RFC 8259 scanner: one pass over the bytes into the scratch
+/// buffers, no recursion. Every `Bool`-returning step answers "still valid?":
+/// the first `false` abandons the scan, and the step that returned it recorded
+/// in the scratch's `failure` what it found wrong and where (only then: valid
+/// input pays nothing for the messages). ``error()`` turns that into the
+/// ``JSONReadError`` users see.
 struct TapeParser {
     let input: UnsafeBufferPointer<UInt8>
     let base: UnsafePointer<UInt8>
@@ -78,7 +84,6 @@ struct TapeParser {
     let scratch: TapeScratch
     var position = 0
     var entryCount = 0
-    var depth = 0
 
     init(input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maxDepth: Int, scratch: TapeScratch) {
         self.input = input
@@ -90,6 +95,14 @@ struct TapeParser {
 
     func finish() -> JSONTape {
         JSONTape.make(input: input, entries: scratch.entries, count: entryCount)
+    }
+
+    /// Records why the scan stops; returns `false` (for `return fail(…)`). (In the
+    /// scratch object, not in the parser: the parser's fields stay in registers.)
+    @inline(never)
+    func fail(_ failure: ScanFailure) -> Bool {
+        scratch.failure = failure
+        return false
     }
 
     @inline(__always)
@@ -111,11 +124,12 @@ struct TapeParser {
     }
 
     mutating func parseDocument() -> Bool {
-        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { return false }
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { return fail(.byteOrderMark) }
         skipWhitespace()
+        guard position < count else { return fail(.noValue) }
         guard parseValue() else { return false }
         skipWhitespace()
-        return position == count
+        return position == count || fail(.trailingContent(at: position))
     }
 
     /// Parses one value (containers without recursion: an explicit stack of open containers).
@@ -124,11 +138,11 @@ struct TapeParser {
         var open = 0
         nextValue: while true {
             skipWhitespace()
-            guard position < count else { return false }
+            guard position < count else { return fail(.unexpected(.value, at: position)) }
             let byte = base[position]
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard open < maxDepth else { return false }
+                guard open < maxDepth else { return fail(.nestingTooDeep(at: position)) }
                 let isObject = byte == UInt8(ascii: "{")
                 let index = entryCount
                 append(kind: isObject ? .object : .array, flags: 0, offset: position, length: 0)
@@ -143,7 +157,7 @@ struct TapeParser {
                     scratch.stack[open] = Int32(truncatingIfNeeded: index)
                     open += 1
                     if isObject {
-                        guard parseKey() else { return false }
+                        guard parseKey(afterComma: false) else { return false }
                     }
                     continue nextValue
                 }
@@ -152,19 +166,19 @@ struct TapeParser {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard parseNumber() else { return false }
             case UInt8(ascii: "t"):
-                guard literal(0x7472_7565, length: 4) else { return false }  // "true"
+                guard literal(0x7472_7565, length: 4) else { return fail(.invalidWord(at: position)) }  // "true"
                 append(kind: .true, flags: 0, offset: position - 4, length: 4)
             case UInt8(ascii: "f"):
                 guard position + 5 <= count, base[position + 4] == UInt8(ascii: "e"),
                     literal(0x6661_6C73, length: 4)  // "fals"
-                else { return false }
+                else { return fail(.invalidWord(at: position)) }
                 position += 1
                 append(kind: .false, flags: 0, offset: position - 5, length: 5)
             case UInt8(ascii: "n"):
-                guard literal(0x6E75_6C6C, length: 4) else { return false }  // "null"
+                guard literal(0x6E75_6C6C, length: 4) else { return fail(.invalidWord(at: position)) }  // "null"
                 append(kind: .null, flags: 0, offset: position - 4, length: 4)
             default:
-                return false
+                return failValue(open: open)
             }
 
             // A value is complete: continue or close the open containers.
@@ -173,17 +187,21 @@ struct TapeParser {
                 let isObject = scratch.entries[container].kind == JSONTape.Kind.object.rawValue
                 scratch.entries[container].count &+= 1
                 skipWhitespace()
-                guard position < count else { return false }
+                guard position < count else {
+                    return fail(.unexpected(isObject ? .commaOrBrace : .commaOrBracket, at: position))
+                }
                 let next = base[position]
                 if next == UInt8(ascii: ",") {
                     position += 1
                     skipWhitespace()
                     if isObject {
-                        guard parseKey() else { return false }
+                        guard parseKey(afterComma: true) else { return false }
                     }
                     continue nextValue
                 }
-                guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+                guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    return fail(.unexpected(isObject ? .commaOrBrace : .commaOrBracket, at: position))
+                }
                 position += 1
                 scratch.entries[container].length = UInt32(truncatingIfNeeded: entryCount)
                 let members = Int(scratch.entries[container].count)
@@ -191,7 +209,7 @@ struct TapeParser {
                     scratch.entries[container].flags = JSONTape.Flags.flat
                 }
                 if isObject {
-                    guard keysAreUnique(container) else { return false }
+                    guard keysAreUnique(container) else { return fail(.duplicateKey(entry: duplicateKey(container))) }
                 }
                 open -= 1
             }
@@ -199,12 +217,39 @@ struct TapeParser {
         }
     }
 
+    /// Records what stands where a value should, with `open` containers open.
+    @inline(never)
+    func failValue(open: Int) -> Bool {
+        // `]` in an array comes after a comma (`[` then `]` is an empty array, read before).
+        if base[position] == UInt8(ascii: "]"), open > 0,
+            scratch.entries[Int(scratch.stack[open - 1])].kind == JSONTape.Kind.array.rawValue
+        {
+            return fail(.trailingComma(at: commaBefore(position)))
+        }
+        return fail(.unexpected(.value, at: position))
+    }
+
+    /// The offset of the comma that the whitespace before `offset` follows (for a trailing-comma error).
+    func commaBefore(_ offset: Int) -> Int {
+        var index = offset - 1
+        while index > 0 && base[index] != UInt8(ascii: ",") { index -= 1 }
+        return index
+    }
+
     /// `"key"` then `:` at the current position (whitespace skipped before).
     @inline(__always)
-    mutating func parseKey() -> Bool {
-        guard position < count, base[position] == quote, parseString() else { return false }
+    mutating func parseKey(afterComma: Bool) -> Bool {
+        guard position < count, base[position] == quote else {
+            if afterComma, position < count, base[position] == UInt8(ascii: "}") {
+                return fail(.trailingComma(at: commaBefore(position)))
+            }
+            return fail(.unexpected(afterComma ? .key : .keyOrClose, at: position))
+        }
+        guard parseString() else { return false }
         skipWhitespace()
-        guard position < count, base[position] == UInt8(ascii: ":") else { return false }
+        guard position < count, base[position] == UInt8(ascii: ":") else {
+            return fail(.unexpected(.colon, at: position))
+        }
         position += 1
         return true
     }
@@ -231,18 +276,22 @@ struct TapeParser {
         var integer = true
         if base[position] == UInt8(ascii: "-") {
             position += 1
-            guard isDigit(position) else { return false }
+            guard isDigit(position) else {
+                // `-Infinity` gets its own message.
+                if position < count && base[position] == UInt8(ascii: "I") { return fail(.invalidWord(at: start)) }
+                return fail(.invalidNumber(.digitAfterMinus, at: position))
+            }
         }
         if base[position] == UInt8(ascii: "0") {
             position += 1
-            if isDigit(position) { return false }
+            if isDigit(position) { return fail(.invalidNumber(.leadingZero, at: start)) }
         } else {
             while isDigit(position) { position += 1 }
         }
         if position < count && base[position] == UInt8(ascii: ".") {
             integer = false
             position += 1
-            guard isDigit(position) else { return false }
+            guard isDigit(position) else { return fail(.invalidNumber(.digitAfterDot, at: position)) }
             while isDigit(position) { position += 1 }
         }
         if position < count && (base[position] | 0x20) == UInt8(ascii: "e") {
@@ -251,7 +300,7 @@ struct TapeParser {
             if position < count && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
                 position += 1
             }
-            guard isDigit(position) else { return false }
+            guard isDigit(position) else { return fail(.invalidNumber(.digitInExponent, at: position)) }
             while isDigit(position) { position += 1 }
         }
         append(kind: .number, flags: integer ? JSONTape.Flags.integer : 0, offset: start, length: position - start)
@@ -286,7 +335,7 @@ struct TapeParser {
         var flags: UInt8 = 0
         var index = skipPlain(from: start)
         while true {
-            guard index < count else { return false }
+            guard index < count else { return fail(.unterminatedString(at: start - 1)) }
             let byte = base[index]
             if byte == quote { break }
             if byte < 0x80 && byte >= 0x20 && byte != backslash {
@@ -299,10 +348,10 @@ struct TapeParser {
                 if after.nonASCII { flags |= JSONTape.Flags.nonASCII }
                 index = after.index
             } else if byte < 0x20 {
-                return false
+                return fail(.controlCharacter(at: index))
             } else {
                 flags |= JSONTape.Flags.nonASCII
-                guard let after = validateUTF8Sequence(at: index) else { return false }
+                guard let after = validateUTF8Sequence(at: index) else { return fail(.invalidUTF8(at: index)) }
                 index = after
             }
             // Back to the fast scan after an escape or a multi-byte sequence.
@@ -314,31 +363,46 @@ struct TapeParser {
     }
 
     /// Checks the escape at `index` (a backslash); returns the index after it and
-    /// whether it stands for a non-ASCII scalar.
+    /// whether it stands for a non-ASCII scalar (`nil` when it is not valid: see `failure`).
     @inline(__always)
     func escape(at index: Int) -> (index: Int, nonASCII: Bool)? {
-        guard index + 1 < count else { return nil }
+        guard index + 1 < count else {
+            _ = fail(.unterminatedEscape(at: index))
+            return nil
+        }
         switch base[index + 1] {
         case quote, backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
             UInt8(ascii: "r"), UInt8(ascii: "t"):
             return (index + 2, false)
         case UInt8(ascii: "u"):
             guard let unit = hexQuad(at: index) else { return nil }
-            if unit >= 0xDC00 && unit <= 0xDFFF { return nil }
-            if unit >= 0xD800 && unit <= 0xDBFF {
-                guard index + 7 < count, base[index + 6] == backslash, base[index + 7] == UInt8(ascii: "u"),
-                    let low = hexQuad(at: index + 6), low >= 0xDC00 && low <= 0xDFFF
-                else { return nil }
+            if unit >= 0xD800 && unit <= 0xDFFF {
+                guard unit <= 0xDBFF, index + 7 < count, base[index + 6] == backslash,
+                    base[index + 7] == UInt8(ascii: "u")
+                else {
+                    _ = fail(.loneSurrogate(unit, at: index))
+                    return nil
+                }
+                guard let low = hexQuad(at: index + 6) else { return nil }
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    _ = fail(.loneSurrogate(unit, at: index))
+                    return nil
+                }
                 return (index + 12, true)
             }
             return (index + 6, unit >= 0x80)
         default:
+            _ = fail(.invalidEscape(at: index))
             return nil
         }
     }
 
+    /// The four hex digits of the `\u` escape at `index` (its backslash), or `nil` (see `failure`).
     func hexQuad(at index: Int) -> UInt32? {
-        guard index + 6 <= count else { return nil }
+        guard index + 6 <= count else {
+            _ = fail(.invalidHexEscape(at: index))
+            return nil
+        }
         var value: UInt32 = 0
         for offset in 2..<6 {
             let byte = base[index + offset]
@@ -347,14 +411,16 @@ struct TapeParser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
+            default:
+                _ = fail(.invalidHexEscape(at: index))
+                return nil
             }
             value = value << 4 | UInt32(digit)
         }
         return value
     }
 
-    /// Unicode's Table 3-7, as ``JSONReader`` applies it; returns the index after the sequence.
+    /// Unicode's Table 3-7; returns the index after the sequence at `index`, `nil` when it is ill-formed.
     func validateUTF8Sequence(at index: Int) -> Int? {
         guard let (length, low, high) = UTF8LeadByte.bounds(base[index]) else { return nil }
         guard index + length <= count else { return nil }
@@ -371,8 +437,9 @@ struct TapeParser {
     /// Whether the object at `container` (just closed) has no key twice.
     ///
     /// Plain ASCII keys compare as bytes; if any key has escapes or non-ASCII
-    /// bytes, all compare as Swift strings (canonical equivalence), as ``JSONReader`` does.
-    mutating func keysAreUnique(_ container: Int) -> Bool {
+    /// bytes, all compare as Swift strings (canonical equivalence), as
+    /// ``JSONValue`` keys do.
+    func keysAreUnique(_ container: Int) -> Bool {
         let members = Int(scratch.entries[container].count)
         guard members > 1 else { return true }
         let entries = scratch.entries
@@ -391,13 +458,8 @@ struct TapeParser {
             }
             if !plain || members > 32 {
                 var seen = Set<String>(minimumCapacity: members)
-                for key in keys.prefix(found) {
-                    let raw = UnsafeBufferPointer(
-                        start: base + Int(entries[key].offset), count: Int(entries[key].length))
-                    let text =
-                        entries[key].flags & JSONTape.Flags.escaped != 0
-                        ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)
-                    guard seen.insert(text).inserted else { return false }
+                for key in keys.prefix(found) where !seen.insert(keyString(key)).inserted {
+                    return false
                 }
                 return true
             }
@@ -413,5 +475,26 @@ struct TapeParser {
             }
             return true
         }
+    }
+
+    /// The first key of the object at `container` that an earlier key of it equals
+    /// (the error path of ``keysAreUnique(_:)``, which found one).
+    func duplicateKey(_ container: Int) -> Int {
+        var seen = Set<String>()
+        var key = container + 1
+        while key < entryCount {
+            if !seen.insert(keyString(key)).inserted { return key }
+            let value = key + 1
+            let entry = scratch.entries[value]
+            key = entry.kind >= JSONTape.Kind.array.rawValue ? Int(entry.length) : value + 1
+        }
+        return container
+    }
+
+    /// The string entry at `index` (a key), unescaped.
+    func keyString(_ index: Int) -> String {
+        let entry = scratch.entries[index]
+        let raw = UnsafeBufferPointer(start: base + Int(entry.offset), count: Int(entry.length))
+        return entry.flags & JSONTape.Flags.escaped != 0 ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)
     }
 }

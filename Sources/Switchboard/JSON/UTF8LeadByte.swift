@@ -1,5 +1,5 @@
-/// Unicode's Table 3-7 (well-formed UTF-8) by lead byte, shared by ``JSONReader``
-/// and the tape reader so both accept exactly the same byte sequences.
+/// Unicode's Table 3-7 (well-formed UTF-8) by lead byte: what the scanner
+/// accepts, and what its error messages say about a sequence it refused.
 enum UTF8LeadByte {
     /// The length of the sequence a lead byte starts and the allowed range of its
     /// second byte; `nil` for a byte that cannot start a multi-byte sequence

@@ -74,106 +74,63 @@ public struct MiddlewareNext: Sendable {
 
 /// One message's trip through a snapshot of the middleware list.
 ///
-/// One object per message with middleware (reused: each thread keeps its last
-/// finished run for its next message): it carries the caller's reply and the
+/// One object per message with middleware: it carries the caller's reply and the
 /// route read for the message's channel (with the chain), so delivery after the
-/// chain needs no second lock round trip.
+/// chain needs no second lock round trip. It holds the router, the route and the
+/// chain strongly (`let`s: reading them costs no reference counting), because a
+/// middleware may keep its `next`, and with it this run, and call it later.
 final class ChainRun: @unchecked Sendable {
-    // `@unchecked`: the stored properties change only in `start` and `finish`, while
-    // the dispatching thread holds the only reference (checked), and `lastStop`,
-    // read and written only inside `ChainRun.stopLock`; `held` is never read.
-    /// The router, the route and the chain, not retained: the dispatching frame holds them until
-    /// the chain has run, then ``finish(_:router:route:chain:)`` makes a run that outlives it hold them.
-    private var router: Unmanaged<Router>
-    private var route: Unmanaged<Router.Route>
-    private var chain: Unmanaged<MiddlewareChain>
-    private var held: (Router, Router.Route, MiddlewareChain)?
-    private(set) var reply: ReplyState?
-    private(set) var routedChannel: Channel
+    // `@unchecked`: every stored property is a `let` but `lastStop`, which is read
+    // and written only inside `ChainRun.stopLock`.
+    private let router: Router
+    private let route: Router.Route
+    private let chain: MiddlewareChain
+    let reply: ReplyState?
+    let routedChannel: Channel
     private var lastStop: (depth: Int, reason: String)?
 
     /// Guards `lastStop` of every run; taken only when a middleware returns `.stopped`.
     private static let stopLock = Locked(())
 
-    /// Each thread's finished run, so a message through middleware allocates none.
-    private static let spare = ThreadSpare<ChainRun>()
-
-    private init(router: Router, reply: ReplyState?, channel: Channel, route: Router.Route, chain: MiddlewareChain) {
-        self.router = Unmanaged.passUnretained(router)
+    /// A run of `chain` for a message whose channel's route is `route`.
+    init(router: Router, reply: ReplyState?, channel: Channel, route: Router.Route, chain: MiddlewareChain) {
+        self.router = router
         self.reply = reply
         self.routedChannel = channel
-        self.route = Unmanaged.passUnretained(route)
-        self.chain = Unmanaged.passUnretained(chain)
-    }
-
-    /// A run of `chain` for a message whose channel's route is `route`: the calling
-    /// thread's spare run if it has one, else a new one. The caller holds `router`,
-    /// `route` and `chain` until ``finish(_:router:route:chain:)``.
-    static func start(
-        router: Router, reply: ReplyState?, channel: Channel, route: Router.Route, chain: MiddlewareChain
-    ) -> ChainRun {
-        guard let reused = ChainRun.spare.take() else {
-            return ChainRun(router: router, reply: reply, channel: channel, route: route, chain: chain)
-        }
-        reused.router = Unmanaged.passUnretained(router)
-        reused.route = Unmanaged.passUnretained(route)
-        reused.chain = Unmanaged.passUnretained(chain)
-        reused.reply = reply
-        reused.routedChannel = channel
-        return reused
-    }
-
-    /// Ends a run after its chain has run. A run nobody else holds is kept for the
-    /// thread's next message; one that a middleware kept a `next` of holds the router,
-    /// the route and the chain from now on, so that `next` stays safe to call.
-    static func finish(_ run: inout ChainRun, router: Router, route: Router.Route, chain: MiddlewareChain) {
-        guard isKnownUniquelyReferenced(&run) else {
-            run.held = (router, route, chain)
-            return
-        }
-        run.reply = nil
-        run.lastStop = nil
-        ChainRun.spare.keep(run)
+        self.route = route
+        self.chain = chain
     }
 
     func run(_ message: Message, from index: Int) -> Outcome {
-        chain._withUnsafeGuaranteedRef { chain in
-            let entries = chain.entries
-            guard index < entries.count else {
-                return router._withUnsafeGuaranteedRef { router in
-                    route._withUnsafeGuaranteedRef { route in
-                        message.channel == routedChannel
-                            ? router.deliver(message, on: route, reply: reply)
-                            : router.deliver(message, route: nil, reply: reply)
-                    }
-                }
-            }
-            // The chain keeps the entry and its closure alive: call it without retaining them.
-            let outcome = Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
-                // Checked right before the call: once `cancel()` has returned, the middleware is skipped.
-                entry.cancelled.isCancelled
-                    ? run(message, from: index &+ 1)
-                    : entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
-            }
-            if case .stopped(let reason) = outcome {
-                noteStop(reason: reason, at: index, channel: message.channel, chain: chain)
-            }
-            return outcome
+        let entries = chain.entries
+        guard index < entries.count else {
+            return message.channel == routedChannel
+                ? router.deliver(message, on: route, reply: reply)
+                : router.deliver(message, route: nil, reply: reply)
         }
+        // The chain (a `let` of this run) keeps the entry and its closure alive: call it without retaining them.
+        let outcome = Unretained(entries[index]).call { entry in
+            // Checked right before the call: once `cancel()` has returned, the middleware is skipped.
+            entry.cancelled.isCancelled
+                ? run(message, from: index &+ 1)
+                : entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
+        }
+        if case .stopped(let reason) = outcome {
+            noteStop(reason: reason, at: index, channel: message.channel)
+        }
+        return outcome
     }
 
     /// Reports a stop once, naming the middleware that stopped the message; an
     /// outer middleware that only passes the same stop on is not reported again.
-    private func noteStop(reason: String, at depth: Int, channel: Channel, chain: MiddlewareChain) {
+    private func noteStop(reason: String, at depth: Int, channel: Channel) {
         let isNew = ChainRun.stopLock.withLock { _ -> Bool in
             defer { lastStop = (depth, reason) }
             guard let last = lastStop else { return true }
             return !(last.depth == depth + 1 && last.reason == reason)
         }
         if isNew {
-            router._withUnsafeGuaranteedRef {
-                $0.diagnostics.emit(.stopped(channel, by: chain.entries[depth].name, .stopped(reason: reason)))
-            }
+            router.diagnostics.emit(.stopped(channel, by: chain.entries[depth].name, .stopped(reason: reason)))
         }
     }
 }

@@ -117,11 +117,8 @@ extension Router {
         if chain.entries.isEmpty {
             return deliver(message, on: route, reply: reply)
         }
-        // The run refers to this router, the route and the chain without holding them (this frame does).
-        let run = ChainRun.start(router: self, reply: reply, channel: message.channel, route: route, chain: chain)
-        let outcome = run.run(message, from: 0)
-        var finished = consume run
-        ChainRun.finish(&finished, router: self, route: route, chain: chain)
+        let outcome = ChainRun(router: self, reply: reply, channel: message.channel, route: route, chain: chain)
+            .run(message, from: 0)
         // Every delivery path resolves or claims the reply; one left unclaimed was stopped by middleware.
         if let reply { reply.answer(Router.stoppedResult(of: outcome, on: message.channel), by: .routerOnly) }
         return outcome
@@ -293,10 +290,9 @@ extension Router {
     ) throws(BodyDecodingError) -> (errors: [String], called: Int) {
         guard !route.handlers.isEmpty else { return ([], 0) }
         if route.handlersShareEventType {
-            // The route keeps the handler alive: call it without retaining it again.
+            // The route's handler list keeps the handler alive: call it without retaining it again.
             var failure: BodyDecodingError?
-            let ran = Unmanaged.passUnretained(route.handlers[0].handler)._withUnsafeGuaranteedRef {
-                handler -> (errors: [String], called: Int) in
+            let ran = Unretained(route.handlers[0].handler).call { handler -> (errors: [String], called: Int) in
                 do throws(BodyDecodingError) {
                     return try handler.runAll(route, context: context, diagnostics: diagnostics)
                 } catch {

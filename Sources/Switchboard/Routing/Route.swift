@@ -130,7 +130,7 @@ final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
 /// A handler of one event type, with the decoding of that type.
 ///
 /// A class rather than a protocol, so delivery calls a route's handlers through
-/// `Unmanaged` without retaining them (a protocol existential cannot be). Every
+/// `Unretained` without retaining them (a protocol existential cannot be). Every
 /// handler is a ``TypedEventHandler`` (the router makes no other), which overrides
 /// all three methods; the base class is never called (a debug build stops if it is).
 class EventHandling: @unchecked Sendable {
@@ -212,8 +212,9 @@ final class TypedEventHandler<E: Event>: EventHandling, @unchecked Sendable {
             do {
                 // Every entry has this entry's event type, so its handler is of this class
                 // (checked by class identity, which needs no runtime type lookup, unlike `as?`).
-                // `route` (the caller's) keeps it alive: it is called without another retain.
-                try Unmanaged.passUnretained(handlers[index].handler)._withUnsafeGuaranteedRef { handler in
+                // `route` (the caller's) keeps its handler list, and so this handler, alive:
+                // it is called without another retain.
+                try Unretained(handlers[index].handler).call { handler in
                     if ObjectIdentifier(type(of: handler)) == ObjectIdentifier(type(of: self)) {
                         try unsafeDowncast(handler, to: Self.self).handler(event, context)
                     } else {

@@ -15,11 +15,11 @@ struct ThreadSpare<Object: AnyObject>: Sendable {
         var key = pthread_key_t()
         // On thread exit, the spare is released (by any type: the key holds one retained reference).
         #if canImport(Darwin)
-            let created = pthread_key_create(&key) { Unmanaged<AnyObject>.fromOpaque($0).release() }
+            let created = pthread_key_create(&key) { Unretained<AnyObject>.release($0) }
         #else
             let created = pthread_key_create(&key) { pointer in
                 guard let pointer else { return }
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+                Unretained<AnyObject>.release(pointer)
             }
         #endif
         self.key = created == 0 ? key : nil
@@ -29,12 +29,12 @@ struct ThreadSpare<Object: AnyObject>: Sendable {
     func take() -> Object? {
         guard let key, let pointer = pthread_getspecific(key) else { return nil }
         pthread_setspecific(key, nil)
-        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+        return Unretained<Object>.take(pointer)
     }
 
     /// Keeps `object` as the calling thread's spare, unless it has one.
     func keep(_ object: consuming Object) {
         guard let key, pthread_getspecific(key) == nil else { return }
-        pthread_setspecific(key, Unmanaged.passRetained(object).toOpaque())
+        pthread_setspecific(key, Unretained.retainedPointer(object))
     }
 }

@@ -53,7 +53,7 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
         }
         let value = try JSONReader().read(text)
-        let tape = try #require(JSONTape.parse(Array(text.utf8)))
+        let tape = try #require(parsedTape(Array(text.utf8)))
         #expect(tape.jsonValue(0) == value)
     }
 
@@ -69,7 +69,7 @@ import Testing
         ] as [[UInt8]])
     func rejectsUTF16AndUTF32ThatJSONSerializationReads(bytes: [UInt8]) throws {
         _ = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
-        #expect(JSONTape.parse(bytes) == nil)
+        #expect(parsedTape(bytes) == nil)
         #expect(throws: JSONReadError.self) { try JSONReader().read(bytes) }
         guard case .failure(let problem) = bytes.withUnsafeBufferPointer({ WireMessage.parse($0) }) else {
             Issue.record("\(bytes) parsed as a message")

@@ -44,9 +44,18 @@ indirect enum ExactJSON: Equatable, CustomStringConvertible {
     var description: String { "\(self)" }
 }
 
-/// Reads `bytes` both ways: `nil` for rejected.
+/// The tape of `bytes`, or `nil` when the scanner rejects them.
+func parsedTape(_ bytes: [UInt8], maxDepth: Int = 512) -> JSONTape? {
+    try? JSONTape.parse(bytes, maxDepth: maxDepth)
+}
+
+/// Reads `bytes` two ways from the one scanner's tape: the decoder reading the tape in
+/// place (as it reads `MessageBody(jsonBytes:)` bodies) and the `JSONValue` tree that
+/// `JSONReader` builds from it; `nil` for rejected.
 func tapeAndReader(_ bytes: [UInt8], maxDepth: Int = 512) -> (tape: JSONValue?, reader: JSONValue?) {
-    let tape = JSONTape.parse(bytes, maxDepth: maxDepth).map { $0.jsonValue(0) }
+    let tape = (try? MessageBody(jsonBytes: bytes, maxDepth: maxDepth)).flatMap {
+        try? $0.decode(JSONValue.self, options: DecodingOptions(maxDepth: 1_000_000))
+    }
     let reader = try? JSONReader(maxDepth: maxDepth).read(bytes)
     return (tape, reader)
 }
@@ -82,25 +91,25 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
 }
 
 @Suite struct JSONTapeTests {
-    // MARK: Differential: the tape, JSONReader and Foundation
+    // MARK: Differential: the tape read in place, the tree built from it, and Foundation
 
     @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
-    func readsGeneratedDocumentsAsJSONReaderAndFoundationDo(seed: UInt64) throws {
+    func readsGeneratedDocumentsAsFoundationDoes(seed: UInt64) throws {
         var generator = JSONTextGenerator(seed: seed)
         for index in 0..<400 {
             let text = generator.document()
             let bytes = Array(text.utf8)
-            let tape = try #require(JSONTape.parse(bytes), "seed \(seed) document \(index) rejected: \(text)")
+            let tape = try #require(parsedTape(bytes), "seed \(seed) document \(index) rejected: \(text)")
             let value = tape.jsonValue(0)
-            let reader = try JSONReader().read(bytes)
-            #expect(ExactJSON(value) == ExactJSON(reader), "seed \(seed) document \(index): \(text)")
+            let decoded = try MessageBody(jsonBytes: bytes).decode(JSONValue.self)
+            #expect(ExactJSON(value) == ExactJSON(decoded), "seed \(seed) document \(index): \(text)")
             let foundation = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
             let expected = try #require(NormalizedJSON(foundation: foundation))
             #expect(NormalizedJSON(value) == expected, "seed \(seed) document \(index): \(text)")
         }
     }
 
-    @Test func agreesWithJSONReaderOnEveryFixture() throws {
+    @Test func readsEveryFixtureAlikeInPlaceAndAsATree() throws {
         let documents = fixtureDocuments()
         if FileManager.default.fileExists(atPath: fixturesDirectory.path) {
             #expect(!documents.isEmpty, "no fixture documents found in \(fixturesDirectory.path)")
@@ -109,7 +118,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
             let (tape, reader) = tapeAndReader(bytes, maxDepth: 512)
             #expect(
                 (tape == nil) == (reader == nil),
-                "\(name): tape \(tape == nil ? "rejects" : "accepts"), JSONReader \(reader == nil ? "rejects" : "accepts")"
+                "\(name): the body \(tape == nil ? "rejects" : "accepts"), JSONReader \(reader == nil ? "rejects" : "accepts")"
             )
             if let tape, let reader {
                 #expect(ExactJSON(tape) == ExactJSON(reader), "\(name)")
@@ -134,10 +143,10 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
         #expect(reader == ["body": "\u{FEFF}x"])
     }
 
-    /// Mutated documents (a byte deleted, inserted, replaced or duplicated) are
-    /// accepted and rejected exactly when JSONReader accepts and rejects them.
+    /// Mutated documents (a byte deleted, inserted, replaced or duplicated) read the
+    /// same in place (a body from JSON bytes) as through `JSONReader`'s tree.
     @Test(arguments: [21, 22, 23, 24] as [UInt64])
-    func acceptsAndRejectsMutatedDocumentsAsJSONReaderDoes(seed: UInt64) {
+    func readsMutatedDocumentsAlikeInPlaceAndAsATree(seed: UInt64) {
         var generator = JSONTextGenerator(seed: seed)
         var random = JSONSeededRandom(seed: seed &* 7)
         let interesting: [UInt8] =
@@ -177,9 +186,9 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
         #""\udc00""#, #""\ud800\u0041""#, "\"a\tb\"", "\"\u{1}\"", #"{"a":1"#, "[", #"""#, #"{"é":1,"é":2}"#,
         #"{"a":1,"\u0061":2}"#, "{\"\u{E9}\":1,\"e\u{301}\":2}", "{\"K\":1,\"\u{212A}\":2}",
     ])
-    func rejectsWhatJSONReaderRejects(text: String) {
+    func rejectsWhatRFC8259Rejects(text: String) {
         let bytes = Array(text.utf8)
-        #expect(JSONTape.parse(bytes) == nil, "accepted \(text.debugDescription)")
+        #expect(parsedTape(bytes) == nil, "accepted \(text.debugDescription)")
         #expect((try? JSONReader().read(bytes)) == nil, "JSONReader accepted \(text.debugDescription)")
     }
 
@@ -190,11 +199,11 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
             [0x22, 0x80, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],
         ] as [[UInt8]])
     func rejectsIllFormedUTF8(bytes: [UInt8]) {
-        #expect(JSONTape.parse(bytes) == nil)
+        #expect(parsedTape(bytes) == nil)
         #expect((try? JSONReader().read(bytes)) == nil)
     }
 
-    @Test func limitsDepthExactlyAsJSONReaderDoes() {
+    @Test func limitsDepthAlikeForBodiesAndTrees() {
         for depth in [0, 1, 2, 3, 10] {
             for nesting in 0...12 {
                 for empty in [true, false] {
@@ -211,15 +220,15 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
             }
         }
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(JSONTape.parse(Array(deep.utf8)) == nil)
-        #expect(JSONTape.parse(Array(deep.utf8), maxDepth: 200_000) != nil)
+        #expect(parsedTape(Array(deep.utf8)) == nil)
+        #expect(parsedTape(Array(deep.utf8), maxDepth: 200_000) != nil)
     }
 
     // MARK: Reading
 
     @Test func findsMembersByNameWithAndWithoutAHint() throws {
         let tape = try #require(
-            JSONTape.parse(Array(#"{"name":"addCartLine","id":7,"body":{"quantity":2,"attributes":{}}}"#.utf8)))
+            parsedTape(Array(#"{"name":"addCartLine","id":7,"body":{"quantity":2,"attributes":{}}}"#.utf8)))
         let body = try #require(tape.member("body", in: 0))
         #expect(tape.kind(body) == .object)
         let quantity = try #require(tape.member("quantity", in: body))
@@ -236,7 +245,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     }
 
     @Test func findsEscapedAndCanonicallyEquivalentKeysAsADictionaryWould() throws {
-        let tape = try #require(JSONTape.parse(Array("{\"\\u0061b\":1,\"e\u{301}\":2,\"\u{212A}\":3}".utf8)))
+        let tape = try #require(parsedTape(Array("{\"\\u0061b\":1,\"e\u{301}\":2,\"\u{212A}\":3}".utf8)))
         #expect(tape.member("ab", in: 0).flatMap { tape.smallInteger($0) } == 1)
         #expect(tape.member("\u{E9}", in: 0).flatMap { tape.smallInteger($0) } == 2)
         #expect(tape.member("K", in: 0).flatMap { tape.smallInteger($0) } == 3)
@@ -251,7 +260,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
 
     @Test func unescapesEveryEscape() throws {
         let text = #"["\"\\\/\b\f\n\r\t", "\u00e9\u65E5\ud83d\ude00", "a\u0000b", "plain", "日本😀"]"#
-        let tape = try #require(JSONTape.parse(Array(text.utf8)))
+        let tape = try #require(parsedTape(Array(text.utf8)))
         let reader = try JSONReader().read(text)
         #expect(ExactJSON(tape.jsonValue(0)) == ExactJSON(reader))
         #expect(tape.string(1) == "\"\\/\u{8}\u{C}\n\r\t")
@@ -260,7 +269,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
 
     @Test func readsIntegersExactlyAndLeavesTheRestAsText() throws {
         let tape = try #require(
-            JSONTape.parse(
+            parsedTape(
                 Array("[0,-0,7,-42,999999999999999999,1000000000000000000,2.0,1e3,-9223372036854775808]".utf8)))
         let expected: [Int64?] = [0, nil, 7, -42, 999_999_999_999_999_999, nil, nil, nil, nil]
         for (offset, value) in expected.enumerated() {
@@ -271,7 +280,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
 
     @Test func keepsItsOwnCopyOfTheBytes() throws {
         var bytes = Array(#"{"name":"sdkReady"}"#.utf8)
-        let tape = try #require(JSONTape.parse(bytes))
+        let tape = try #require(parsedTape(bytes))
         for index in bytes.indices { bytes[index] = 0x20 }
         #expect(tape.member("name", in: 0).map { tape.string($0) } == "sdkReady")
     }
@@ -285,7 +294,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
                 group.addTask {
                     for _ in 0..<50 {
                         for (index, document) in documents.enumerated() {
-                            guard let tape = JSONTape.parse(document),
+                            guard let tape = parsedTape(document),
                                 tape.member("n", in: 0).flatMap({ tape.smallInteger($0) }) == Int64(index)
                             else { return false }
                         }
