@@ -31,11 +31,14 @@ let maxDepthCeiling = 4096
 let usage = """
     USAGE: \(programName) [OPTIONS] [PATH ...]
            \(programName) manifest [--only CHANNEL[,CHANNEL...]]
+           \(programName) schema [--only CHANNEL[,CHANNEL...]] [--typescript]
 
     Routes wire messages ({"name": ..., "body": ..., "id": ...}) through one router
     with the reference commerce handlers, in order, and writes one NDJSON outcome
     line per message to stdout: handled, replied, failed, invalid, unhandled,
-    malformed or rejected. A summary goes to stderr.
+    malformed or rejected. A summary goes to stderr. `manifest` prints what the web
+    side is told (channels, features, the contract's digest); `schema` prints the
+    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript.
 
     ARGUMENTS:
       PATH                  a .ndjson file (one message per line), a .json file (one
@@ -45,6 +48,7 @@ let usage = """
 
     OPTIONS:
       --only CHANNEL[,...]  install only these reference handlers (repeatable)
+      --typescript          schema: print TypeScript declarations instead
       --max-line-bytes N    the longest input line accepted (default 1048576)
       --max-depth N         the deepest nesting of arrays and objects accepted
                             in a message (default 512, at most 4096)
@@ -77,6 +81,7 @@ struct Invocation {
     enum Command {
         case run
         case manifest
+        case schema
         case help
         case version
     }
@@ -88,6 +93,7 @@ struct Invocation {
     var replyDeadline = Duration.seconds(10)
     var quiet = false
     var readAhead = true
+    var typeScript = false
     var allowedOrigins: [OriginPattern] = []
     var allowsSubframes = false
     var paths: [String] = []
@@ -100,8 +106,8 @@ struct UsageError: Error {
 func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     var invocation = Invocation()
     var rest = arguments[...]
-    if rest.first == "manifest" {
-        invocation.command = .manifest
+    if rest.first == "manifest" || rest.first == "schema" {
+        invocation.command = rest.first == "manifest" ? .manifest : .schema
         rest = rest.dropFirst()
     }
     var optionsEnded = false
@@ -132,6 +138,8 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             invocation.quiet = true
         case "--no-read-ahead":
             invocation.readAhead = false
+        case "--typescript":
+            invocation.typeScript = true
         case "--allow-origin":
             let text = try value()
             do {
@@ -182,8 +190,11 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             throw UsageError(message: "unknown option \(name)")
         }
     }
-    if invocation.command == .manifest {
-        if !invocation.paths.isEmpty { throw UsageError(message: "manifest takes no PATH") }
+    if invocation.command == .manifest || invocation.command == .schema {
+        if !invocation.paths.isEmpty { throw UsageError(message: "\(invocation.command) takes no PATH") }
+    }
+    if invocation.typeScript && invocation.command != .schema {
+        throw UsageError(message: "--typescript is an option of schema")
     }
     return invocation
 }
@@ -206,7 +217,7 @@ func fail(usage message: String) -> Never {
     exit(2)
 }
 
-/// The manifest as one line: `{"channels":[…],"features":{…}}`, names sorted.
+/// The manifest as one line: `{"channels":[…],"features":{…},"contract":"sha256:…"}`, names sorted.
 func manifestLine(_ manifest: Manifest) -> [UInt8] {
     var writer = JSONWriter()
     writer.beginObject()
@@ -221,9 +232,18 @@ func manifestLine(_ manifest: Manifest) -> [UInt8] {
         writer.write(manifest.features[name] ?? false)
     }
     writer.endObject()
+    if let contract = manifest.contract {
+        writer.key("contract")
+        writer.write(contract)
+    }
     writer.endObject()
     writer.writeNewline()
     return writer.bytes
+}
+
+/// The contract as its canonical JSON document on one line, or as TypeScript declarations.
+func schemaText(_ contract: Contract, typeScript: Bool) -> [UInt8] {
+    Array((typeScript ? contract.typeScript : contract.json + "\n").utf8)
 }
 
 func main() -> Int32 {
@@ -242,7 +262,7 @@ func main() -> Int32 {
         var text = "\(programName) \(version)\n"
         text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
         return 0
-    case .manifest, .run:
+    case .manifest, .run, .schema:
         break
     }
 
@@ -259,9 +279,11 @@ func main() -> Int32 {
     }
     defer { withExtendedLifetime(commerce) {} }
 
-    if invocation.command == .manifest {
-        let line = manifestLine(router.manifest)
-        line.withUnsafeBytes { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
+    if invocation.command == .manifest || invocation.command == .schema {
+        let text =
+            invocation.command == .manifest
+            ? manifestLine(router.manifest) : schemaText(Contract(router: router), typeScript: invocation.typeScript)
+        text.withUnsafeBytes { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
         return 0
     }
 

@@ -31,6 +31,10 @@ struct ChannelsSection {
                 for channel in channels { tokens.append(register(channel, on: router)) }
             }
             let receive = receiveCost(router, name: "channel\(count / 2)")
+            // The manifest carries the contract's digest (kept per set of channels and types):
+            // its cost next to writing and hashing the contract anew.
+            let manifest = median((0..<5).map { _ in time { checksum &+= router.manifest.channels.count } })
+            let contract = median((0..<5).map { _ in time { checksum &+= Contract(router: router).digest.utf8.count } })
             let cancelled = time {
                 for token in tokens { token.cancel() }
             }
@@ -41,6 +45,10 @@ struct ChannelsSection {
                 name, "cancel \(Format.count(count)) channels", span(cancelled),
                 ratio: "\(span(cancelled / Double(count))) per channel")
             report.add(name, "receive with \(Format.count(count)) channels", span(receive))
+            report.add(
+                name, "manifest with \(Format.count(count)) channels (with the contract digest)", span(manifest),
+                ratio: "Contract(router:).digest (written and hashed anew) \(span(contract)), "
+                    + "\(Format.fixed(contract / manifest, 1))x the manifest")
         }
         let quiet = latencies(churning: false)
         let busy = latencies(churning: true)

@@ -239,7 +239,7 @@ extension CLIEndToEnd {
             let run = try await CLI.run(["manifest"])
             #expect(
                 run.output
-                    == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true}}"#
+                    == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true},"contract":"sha256:69d5e8aa270234adf08732cdd86fa932babaa20e033f08c92e7f7708affbda15"}"#
                     + "\n")
             #expect(run.status == 0)
         }
@@ -250,7 +250,7 @@ extension CLIEndToEnd {
             ])
             #expect(
                 run.output
-                    == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false}}"#
+                    == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false},"contract":"sha256:f4a200a8412c230b6c0a50a919482218273beb9488ae7d80ea5131e40f19c6aa"}"#
                     + "\n")
         }
 

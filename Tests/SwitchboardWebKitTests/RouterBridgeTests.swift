@@ -91,14 +91,16 @@ import Testing
         #expect(
             embeddedManifest(in: registry.script ?? "")
                 == Manifest(
-                    channels: [], features: ["freeProductRewards": false]))
+                    channels: [], features: ["freeProductRewards": false], contract: Contract(types: []).digest))
 
         let add = router.on(AddCartLine.self) { _ in }
         let remove = router.on(RemoveCartLine.self) { _ in }
         #expect(
             await eventually {
                 embeddedManifest(in: registry.script ?? "")
-                    == Manifest(channels: ["addCartLine", "removeCartLine"], features: ["freeProductRewards": true])
+                    == Manifest(
+                        channels: ["addCartLine", "removeCartLine"], features: ["freeProductRewards": true],
+                        contract: Contract(types: [AddCartLine.self, RemoveCartLine.self]).digest)
             })
         #expect(bridge.userScriptSource == registry.script)
         remove.cancel()

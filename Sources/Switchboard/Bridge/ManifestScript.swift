@@ -3,12 +3,13 @@ import Foundation
 /// Builds the page user script that publishes a router's ``Manifest`` to the web side.
 ///
 /// The script sets `window[globalName].manifest` to the manifest object
-/// (`{"channels": [...], "features": {...}}`) and dispatches a
+/// (`{"channels": [...], "features": {...}, "contract": "sha256:…"}`) and dispatches a
 /// `CustomEvent` named `"<globalName>:manifest"` on `window` with the manifest as
 /// its `detail`, so a web SDK can read what is live at load time and follow changes:
 /// ```js
 /// const live = window.switchboard?.manifest?.features?.freeProductRewards === true;
 /// window.addEventListener("switchboard:manifest", (e) => update(e.detail));
+/// const sameContract = window.switchboard?.manifest?.contract === contract; // from the generated declarations
 /// ```
 public enum ManifestScript {
     /// The JavaScript source that publishes `manifest` under `window[globalName]`.

@@ -4,18 +4,28 @@
 /// text every time (`JSONEncoder` reorders object keys unless its
 /// `outputFormatting` contains `.sortedKeys`):
 /// ```json
-/// {"channels": ["addCartLine", "removeCartLine"], "features": {"freeProductRewards": true}}
+/// {"channels": ["addCartLine", "removeCartLine"], "features": {"freeProductRewards": true},
+///  "contract": "sha256:…"}
 /// ```
+/// A router's manifest carries ``contract``, the ``Contract/digest`` of its live
+/// channels' contract, so a page can check at start-up that it speaks the app's contract.
 public struct Manifest: Hashable, Sendable, Codable {
     /// Channels with at least one handler or a responder, sorted.
     public let channels: [Channel]
     /// Each declared feature's state.
     public let features: [String: Bool]
+    /// The ``Contract/digest`` of the live channels' ``Contract`` (`sha256:…`); `nil` when unknown.
+    public let contract: String?
 
     /// Creates a manifest.
-    public init(channels: [Channel], features: [String: Bool]) {
+    /// - Parameters:
+    ///   - channels: the live channels.
+    ///   - features: each declared feature's state.
+    ///   - contract: the digest of the channels' contract, if known.
+    public init(channels: [Channel], features: [String: Bool], contract: String? = nil) {
         self.channels = channels.sorted()
         self.features = features
+        self.contract = contract
     }
 
     /// The manifest of a routing table: its live channels, sorted, and each feature's state.
@@ -30,10 +40,10 @@ public struct Manifest: Hashable, Sendable, Codable {
         for (name, feature) in features {
             enabled[name] = feature.channels.allSatisfy { table.route($0)?.isLive ?? false }
         }
-        self.init(channels: live, features: enabled)
+        self.init(channels: live, features: enabled, contract: ContractDigests.digest(of: table))
     }
 
-    private enum CodingKeys: String, CodingKey { case channels, features }
+    private enum CodingKeys: String, CodingKey { case channels, features, contract }
 
     private struct NameKey: CodingKey {
         let stringValue: String
@@ -47,11 +57,12 @@ public struct Manifest: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             channels: try container.decode([Channel].self, forKey: .channels),
-            features: try container.decode([String: Bool].self, forKey: .features)
+            features: try container.decode([String: Bool].self, forKey: .features),
+            contract: try container.decodeIfPresent(String.self, forKey: .contract)
         )
     }
 
-    /// Encodes channels, then features with names in sorted order.
+    /// Encodes channels, then features with names in sorted order, then the contract's digest (when known).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(channels, forKey: .channels)
@@ -59,5 +70,6 @@ public struct Manifest: Hashable, Sendable, Codable {
         for name in features.keys.sorted() {
             try nested.encode(features[name] ?? false, forKey: NameKey(stringValue: name))
         }
+        try container.encodeIfPresent(contract, forKey: .contract)
     }
 }

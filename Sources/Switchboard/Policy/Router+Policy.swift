@@ -36,8 +36,9 @@ extension Router {
         }
     }
 
-    /// The manifest as `sender` sees it: the live channels it may call, and each feature
-    /// enabled only when every channel it needs is live and callable by `sender`.
+    /// The manifest as `sender` sees it: the live channels it may call, each feature
+    /// enabled only when every channel it needs is live and callable by `sender`, and the
+    /// digest of those channels' contract.
     ///
     /// A page's manifest should list what the page can use. The bridge's injected
     /// script cannot know which frame it runs in, so it publishes ``manifest`` (see
@@ -58,7 +59,8 @@ extension Router {
         for (name, feature) in features {
             enabled[name] = feature.channels.allSatisfy { callable($0, table.route($0)) }
         }
-        return Manifest(channels: channels, features: enabled)
+        return Manifest(
+            channels: channels, features: enabled, contract: ContractDigests.digest(of: table, only: Set(channels)))
     }
 
     /// Sends a request by channel name from `sender` and waits for its reply, as a

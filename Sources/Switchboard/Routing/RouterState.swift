@@ -27,7 +27,7 @@ extension Router {
         }
 
         /// Changes the route of `channel`, removing it when it holds nothing. A change of
-        /// whether the channel is live marks the manifest changed.
+        /// whether the channel is live, or of the types it decodes, marks the manifest changed.
         /// - Returns: the route before and after the change.
         @discardableResult
         mutating func updateRoute(_ channel: Channel, _ change: (inout Route.Parts) -> Void) -> (Route?, Route?) {
@@ -37,7 +37,9 @@ extension Router {
             let route = Route(parts)
             let new = route.isVacant ? nil : route
             table.set(channel, new)
-            if (old?.isLive ?? false) != (new?.isLive ?? false) { manifest.changed() }
+            if (old?.isLive ?? false) != (new?.isLive ?? false) || !Route.sameContractTypes(old, new) {
+                manifest.changed()
+            }
             return (old, new)
         }
     }

@@ -92,16 +92,20 @@ private let rewards = Feature("freeProductRewards", needs: AddCartLine.channel, 
         let remove = router.on(RemoveCartLine.self) { _ in }
         let add = router.on(AddCartLine.self) { _ in }
         let ready = router.on(Ready.self) { _ in }
+        let contract = try #require(router.manifest.contract)
         let expected =
             #"{"channels":["addCartLine","removeCartLine","sdkReady"],"#
-            + #""features":{"alpha":true,"freeProductRewards":true,"zeta":true}}"#
+            + #""features":{"alpha":true,"freeProductRewards":true,"zeta":true},"contract":"\#(contract)"}"#
         // Switchboard's encoder keeps encode order, so the text is the same every time.
         let json = String(decoding: try BodyEncoder().encodeJSON(router.manifest), as: UTF8.self)
         #expect(json == expected)
         // Foundation's encoder reorders keys unless asked to sort them.
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        #expect(String(decoding: try encoder.encode(router.manifest), as: UTF8.self) == expected)
+        let sorted =
+            #"{"channels":["addCartLine","removeCartLine","sdkReady"],"contract":"\#(contract)","#
+            + #""features":{"alpha":true,"freeProductRewards":true,"zeta":true}}"#
+        #expect(String(decoding: try encoder.encode(router.manifest), as: UTF8.self) == sorted)
         let decoded = try JSONDecoder().decode(Manifest.self, from: Data(json.utf8))
         #expect(decoded == router.manifest)
         withExtendedLifetime((remove, add, ready)) {}

@@ -1,0 +1,188 @@
+import Foundation
+
+/// Checks a ``JSONValue`` against the subset of JSON Schema 2020-12 that ``Contract``
+/// emits (`type`, `properties`, `required`, `additionalProperties`, `items`,
+/// `prefixItems`, `minItems`, `minLength`, `enum`, `const`, `minimum`, `maximum`,
+/// `pattern`, `anyOf`, `allOf`, `$ref` into `$defs`); annotations are ignored and an
+/// underivable part accepts anything. Numbers are compared exactly (by their digits),
+/// so `2.0` is an integer and `9223372036854775808` is above `Int64.max`.
+///
+/// Used by the agreement tests (a body the schema accepts decodes, and the reverse);
+/// CI also cross-checks with an independent validator (`.ci/contract`).
+package struct SchemaValidator {
+    /// The schemas `$ref`s point at (`#/$defs/NAME`).
+    package let definitions: [String: JSONValue]
+
+    /// Creates a validator.
+    /// - Parameter definitions: the contract's `$defs`.
+    package init(definitions: [String: JSONValue] = [:]) {
+        self.definitions = definitions
+    }
+
+    /// Creates a validator for the schemas of `contract`.
+    /// - Parameter contract: the contract whose `$defs` to use.
+    package init(_ contract: Contract) {
+        self.init(definitions: contract.definitions.mapValues(\.json))
+    }
+
+    /// The first problem with `value` under `schema`, as a path and a reason; `nil` when it is valid.
+    package func problem(_ value: JSONValue, _ schema: JSONValue, path: String = "body", depth: Int = 0) -> String? {
+        guard case .object(let keywords) = schema else {
+            return schema == .bool(false) ? "\(path): nothing is accepted" : nil
+        }
+        if depth > 256 { return "\(path): schema too deep" }
+        if keywords[ContractKeyword.underivable] != nil { return nil }
+        if let reference = keywords["$ref"]?.stringValue {
+            let name = reference.hasPrefix("#/$defs/") ? String(reference.dropFirst(8)) : reference
+            guard let target = definitions[name] else { return "\(path): unknown $ref \(reference)" }
+            if let problem = problem(value, target, path: path, depth: depth + 1) { return problem }
+        }
+        if let types = keywords["type"], !SchemaValidator.matches(value, types) {
+            return "\(path): not of type \(types)"
+        }
+        if case .array(let values)? = keywords["enum"], !values.contains(where: { SchemaValidator.equal($0, value) }) {
+            return "\(path): not one of \(JSONValue.array(values))"
+        }
+        if let constant = keywords["const"], !SchemaValidator.equal(constant, value) {
+            return "\(path): not \(constant)"
+        }
+        if let problem = numberProblem(value, keywords, path) { return problem }
+        if let problem = stringProblem(value, keywords, path) { return problem }
+        if case .array(let parts)? = keywords["allOf"] {
+            for part in parts {
+                if let problem = problem(value, part, path: path, depth: depth + 1) { return problem }
+            }
+        }
+        if case .array(let branches)? = keywords["anyOf"],
+            !branches.contains(where: { problem(value, $0, path: path, depth: depth + 1) == nil })
+        {
+            return "\(path): matches no branch of anyOf"
+        }
+        if case .object(let members) = value {
+            return objectProblem(members, keywords, path, depth)
+        }
+        if case .array(let elements) = value {
+            return arrayProblem(elements, keywords, path, depth)
+        }
+        return nil
+    }
+
+    private func objectProblem(
+        _ members: [String: JSONValue], _ keywords: [String: JSONValue], _ path: String, _ depth: Int
+    ) -> String? {
+        for case .string(let key) in keywords["required"]?.arrayValue ?? [] where members[key] == nil {
+            return "\(path).\(key): required"
+        }
+        let properties = keywords["properties"]?.objectValue ?? [:]
+        for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+            if let schema = properties[key] {
+                if let problem = problem(member, schema, path: "\(path).\(key)", depth: depth + 1) { return problem }
+            } else if let additional = keywords["additionalProperties"] {
+                if let problem = problem(member, additional, path: "\(path).\(key)", depth: depth + 1) {
+                    return problem
+                }
+            }
+        }
+        return nil
+    }
+
+    private func arrayProblem(
+        _ elements: [JSONValue], _ keywords: [String: JSONValue], _ path: String, _ depth: Int
+    ) -> String? {
+        if let minimum = keywords["minItems"]?.intValue, elements.count < minimum {
+            return "\(path): fewer than \(minimum) elements"
+        }
+        let prefix = keywords["prefixItems"]?.arrayValue ?? []
+        for (index, element) in elements.enumerated() {
+            let schema = index < prefix.count ? prefix[index] : keywords["items"]
+            guard let schema else { continue }
+            if let problem = problem(element, schema, path: "\(path)[\(index)]", depth: depth + 1) { return problem }
+        }
+        return nil
+    }
+
+    private func numberProblem(_ value: JSONValue, _ keywords: [String: JSONValue], _ path: String) -> String? {
+        guard case .number(let number) = value else { return nil }
+        if let minimum = keywords["minimum"]?.numberValue, SchemaValidator.compare(number, minimum) < 0 {
+            return "\(path): below \(minimum)"
+        }
+        if let maximum = keywords["maximum"]?.numberValue, SchemaValidator.compare(number, maximum) > 0 {
+            return "\(path): above \(maximum)"
+        }
+        return nil
+    }
+
+    private func stringProblem(_ value: JSONValue, _ keywords: [String: JSONValue], _ path: String) -> String? {
+        guard case .string(let string) = value else { return nil }
+        if let minimum = keywords["minLength"]?.intValue, string.unicodeScalars.count < minimum {
+            return "\(path): shorter than \(minimum)"
+        }
+        if let pattern = keywords["pattern"]?.stringValue {
+            guard let expression = try? NSRegularExpression(pattern: pattern) else {
+                return "\(path): bad pattern \(pattern)"
+            }
+            let range = NSRange(string.startIndex..., in: string)
+            if expression.firstMatch(in: string, range: range) == nil { return "\(path): does not match \(pattern)" }
+        }
+        return nil
+    }
+
+    private static func matches(_ value: JSONValue, _ types: JSONValue) -> Bool {
+        switch types {
+        case .string(let name): return matches(value, name)
+        case .array(let names): return names.contains { $0.stringValue.map { matches(value, $0) } ?? false }
+        default: return true
+        }
+    }
+
+    private static func matches(_ value: JSONValue, _ type: String) -> Bool {
+        switch (value, type) {
+        case (.null, "null"), (.bool, "boolean"), (.string, "string"), (.array, "array"), (.object, "object"),
+            (.number, "number"):
+            return true
+        case (.number(let number), "integer"):
+            return isIntegral(number)
+        default:
+            return false
+        }
+    }
+
+    /// Whether the number has no fraction (`2.0`, `1e2`, `1e400` do; `2.5` does not).
+    static func isIntegral(_ number: JSONNumber) -> Bool {
+        let text = number.text.lowercased()
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts.first.map(String.init) ?? text
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let fraction = pieces.count > 1 ? pieces[1] : ""
+        let digits = (pieces.first.map(String.init) ?? "").filter(\.isNumber) + fraction
+        let trailingZeros = digits.reversed().prefix(while: { $0 == "0" }).count
+        if trailingZeros == digits.count { return true }
+        return exponent - fraction.count + trailingZeros >= 0
+    }
+
+    /// -1, 0 or 1 as `lhs` is below, equal to or above `rhs`, by value.
+    static func compare(_ lhs: JSONNumber, _ rhs: JSONNumber) -> Int {
+        if let left = Decimal(string: lhs.text, locale: nil), let right = Decimal(string: rhs.text, locale: nil),
+            !left.isNaN, !right.isNaN
+        {
+            return left < right ? -1 : (left == right ? 0 : 1)
+        }
+        let left = Double(lhs.text) ?? 0
+        let right = Double(rhs.text) ?? 0
+        return left < right ? -1 : (left == right ? 0 : 1)
+    }
+
+    /// JSON Schema equality: numbers by value, objects and arrays member by member.
+    static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let left), .number(let right)): return compare(left, right) == 0
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
+        case (.object(let left), .object(let right)):
+            return left.count == right.count
+                && left.allSatisfy { key, value in right[key].map { equal(value, $0) } ?? false }
+        default: return lhs == rhs
+        }
+    }
+}
