@@ -45,6 +45,23 @@ struct ChannelsSection {
                 name, "cancel \(Format.count(count)) channels", span(cancelled),
                 ratio: "\(span(cancelled / Double(count))) per channel")
             report.add(name, "receive with \(Format.count(count)) channels", span(receive))
+            // With a manifest observer (a RouterBridge keeps one): every change tells it the
+            // manifest of all live channels, contract digest included, so the cost per change
+            // grows with the channels. Measured up to 2,000 channels (it is quadratic in total).
+            if count <= 2_000 {
+                let observed = Router()
+                let seen = observed.observeManifest { manifest in checksum &+= manifest.channels.count }
+                var observedTokens: [Registration] = []
+                observedTokens.reserveCapacity(count)
+                let withObserver = time {
+                    for channel in channels { observedTokens.append(register(channel, on: observed)) }
+                }
+                report.add(
+                    name, "register \(Format.count(count)) channels, a manifest observer attached",
+                    span(withObserver), ratio: "\(span(withObserver / Double(count))) per channel")
+                for token in observedTokens { token.cancel() }
+                seen.cancel()
+            }
             report.add(
                 name, "manifest with \(Format.count(count)) channels (with the contract digest)", span(manifest),
                 ratio: "Contract(router:).digest (written and hashed anew) \(span(contract)), "

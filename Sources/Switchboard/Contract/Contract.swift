@@ -323,9 +323,18 @@ enum ContractDigests {
         let responder: ObjectIdentifier?
     }
 
-    private static let kept = Locked<[[ChannelKey]: String]>([:])
+    /// The digests kept, and how many channel keys they hold in all.
+    private struct Kept {
+        var digests: [[ChannelKey]: String] = [:]
+        var keyCount = 0
+    }
+
+    private static let kept = Locked(Kept())
     /// How many tables' digests are kept (all are dropped when more come).
     static let capacity = 256
+    /// How many channel keys the kept digests may hold in all (all are dropped past it), so
+    /// that a router with many channels does not keep hundreds of copies of its channel list.
+    static let keyCapacity = 65_536
 
     /// The ``Contract/digest`` of the table's live channels (those in `only`, when given).
     static func digest(of table: Router.RoutingTable, only: Set<Channel>? = nil) -> String {
@@ -339,14 +348,23 @@ enum ContractDigests {
             keys.append(ChannelKey(name: channel.name, handlers: handlers, responder: responder))
         }
         keys.sort { $0.name < $1.name }
-        if let known = kept.withLock({ $0[keys] }) { return known }
+        if let known = kept.withLock({ $0.digests[keys] }) { return known }
         // Derived outside the lock: deriving may run the types' init(from:).
         let contract = Contract(table: table)
         let digest = only.map { contract.restricted(to: $0).digest } ?? contract.digest
-        kept.withLock { digests in
-            if digests.count >= capacity { digests.removeAll() }
-            digests[keys] = digest
+        // What the cache drops is released after the lock (only strings and arrays, but the rule is kept).
+        let dropped: Kept? = kept.withLock { kept in
+            var dropped: Kept?
+            if kept.digests.count >= capacity || kept.keyCount + keys.count > keyCapacity {
+                dropped = kept
+                kept = Kept()
+            }
+            if keys.count <= keyCapacity, kept.digests.updateValue(digest, forKey: keys) == nil {
+                kept.keyCount += keys.count
+            }
+            return dropped
         }
+        withExtendedLifetime(dropped) {}
         return digest
     }
 }
