@@ -37,6 +37,34 @@ import Testing
         #expect(log.messages == [])
     }
 
+    @Test func sendsCarryTheirSenderThroughTheRoutersOriginPolicy() async throws {
+        let app = CountingApp()
+        app.router.setDefaultOriginPolicy(try OriginPolicy(allowing: ["https://shop.example.com"]))
+        let (harness, log) = harness(app.router)
+        let shop = MessageSender(origin: try Origin(parsing: "https://shop.example.com"), isMainFrame: true)
+        let ad = MessageSender(origin: try Origin(parsing: "https://ads.example.net"), isMainFrame: true)
+        harness.send("addCartLine", body: line(2), sender: shop, expecting: .handled(by: 1))
+        harness.send("addCartLine", body: line(2), sender: ad, expecting: .rejected)
+        harness.send("addCartLine", body: line(2), expecting: .rejected)  // unknown sender: fail closed
+        #expect(await harness.request("getCount", sender: shop).flatMap { try? $0.get().value(as: Int.self) } == 2)
+        await harness.request("getCount", sender: ad, expecting: .failure)
+        #expect(await harness.request(GetCount(), sender: shop) == 2)
+        await harness.finish()
+        #expect(log.messages == [])
+    }
+
+    @Test func aRejectedSendTheTestDidNotExpectFailsIt() async throws {
+        let app = CountingApp()
+        app.router.setDefaultOriginPolicy(try OriginPolicy(allowing: ["https://shop.example.com"]))
+        let (harness, log) = harness(app.router)
+        let lookAlike = MessageSender(
+            origin: try Origin(parsing: "https://shop.example.com.evil.net"), isMainFrame: true)
+        harness.send("addCartLine", body: line(2), sender: lookAlike)
+        await harness.finish()
+        #expect(log.messages.count == 1)
+        #expect(log.messages.first?.hasPrefix("addCartLine: expected delivered, got rejected") == true)
+    }
+
     // MARK: Failing, one case each
 
     @Test func anUnhandledMessageFailsAtTheSendThatCausedIt() async {

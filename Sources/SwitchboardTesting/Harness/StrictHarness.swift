@@ -5,8 +5,8 @@ import Switchboard
 /// exhaustive test store: the test fails on anything it did not say it expects.
 ///
 /// It fails the test when
-/// - a message goes unhandled, is invalid, or fails (checked at each ``send(_:body:id:expecting:fileID:filePath:line:column:)``),
-/// - a reply is missing, late or a failure (checked at ``request(_:body:expecting:timeout:fileID:filePath:line:column:)``
+/// - a message goes unhandled, is invalid, or fails (checked at each ``send(_:body:id:sender:expecting:fileID:filePath:line:column:)``),
+/// - a reply is missing, late or a failure (checked at ``request(_:body:sender:expecting:timeout:fileID:filePath:line:column:)``
 ///   and, for replies still pending after a send, at ``finish(fileID:filePath:line:column:)``),
 /// - kept (buffered) messages were never delivered, or expired (checked at `finish`),
 /// - the router reported a problem the test did not consume with
@@ -91,6 +91,8 @@ public final class StrictHarness: Sendable {
     ///   - name: the channel name.
     ///   - body: the loosely typed body (`[String: Any]`, as `WKScriptMessage.body`); `nil` for none.
     ///   - id: a correlation id.
+    ///   - sender: who sent it (origin and frame), checked against the router's origin policy;
+    ///     unknown by default, which a channel with a policy refuses (expect ``ExpectedOutcome/rejected``).
     ///   - expected: the outcome the test expects; ``ExpectedOutcome/delivered`` by default.
     ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
     ///   - filePath: the file path of the call site; `#filePath` by default.
@@ -99,7 +101,7 @@ public final class StrictHarness: Sendable {
     /// - Returns: the router's outcome.
     @discardableResult
     public func send(
-        _ name: String, body: Any? = nil, id: String? = nil,
+        _ name: String, body: Any? = nil, id: String? = nil, sender: MessageSender = .unknown,
         expecting expected: ExpectedOutcome = .delivered,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -107,7 +109,7 @@ public final class StrictHarness: Sendable {
         let site = Site(fileID: fileID, filePath: filePath, line: line, column: column)
         let pending = PendingReply()
         let outcome = HarnessContext.$current.withValue(Sending(harness: self.id, name: name)) {
-            router.receive(name: name, body: MessageBody(body), id: id) { pending.resolve($0) }
+            router.receive(name: name, body: MessageBody(body), id: id, sender: sender) { pending.resolve($0) }
         }
         if !expected.matches(outcome) {
             report("\(name): expected \(expected), got \(outcome)", at: site)
@@ -126,10 +128,10 @@ public final class StrictHarness: Sendable {
     }
 
     /// Sends a typed event, encoded to a body as the web side would send it.
-    /// See ``send(_:body:id:expecting:fileID:filePath:line:column:)``.
+    /// See ``send(_:body:id:sender:expecting:fileID:filePath:line:column:)``.
     @discardableResult
     public func send<E: Event & Encodable>(
-        _ event: E, expecting expected: ExpectedOutcome = .delivered,
+        _ event: E, sender: MessageSender = .unknown, expecting expected: ExpectedOutcome = .delivered,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Outcome {
@@ -143,7 +145,7 @@ public final class StrictHarness: Sendable {
             return .stopped(reason: "unencodable event")
         }
         return send(
-            E.channel.name, body: body, expecting: expected,
+            E.channel.name, body: body, sender: sender, expecting: expected,
             fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -154,6 +156,7 @@ public final class StrictHarness: Sendable {
     /// - Parameters:
     ///   - name: the channel name.
     ///   - body: the loosely typed body; `nil` for none.
+    ///   - sender: who sent it, checked against the router's origin policy; unknown by default.
     ///   - expected: ``ExpectedReply/reply`` (the default), or the failure the test expects.
     ///   - timeout: the longest wait; ``replyTimeout`` by default.
     ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
@@ -163,13 +166,13 @@ public final class StrictHarness: Sendable {
     /// - Returns: the reply or the failure; `nil` when nothing came in time.
     @discardableResult
     public func request(
-        _ name: String, body: Any? = nil, expecting expected: ExpectedReply = .reply,
-        timeout: Duration? = nil,
+        _ name: String, body: Any? = nil, sender: MessageSender = .unknown,
+        expecting expected: ExpectedReply = .reply, timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async -> Result<ReplyValue, RequestFailure>? {
         await request(
-            name, body: MessageBody(body), expected: expected, timeout: timeout,
+            name, body: MessageBody(body), sender: sender, expected: expected, timeout: timeout,
             site: Site(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -177,7 +180,7 @@ public final class StrictHarness: Sendable {
     /// returns `nil`) when there is none within the timeout.
     @discardableResult
     public func request<R: Request & Encodable>(
-        _ request: R, timeout: Duration? = nil,
+        _ request: R, sender: MessageSender = .unknown, timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async -> R.Reply? {
@@ -190,7 +193,7 @@ public final class StrictHarness: Sendable {
             return nil
         }
         let result = await self.request(
-            R.channel.name, body: MessageBody(body), expected: .reply, timeout: timeout, site: site)
+            R.channel.name, body: MessageBody(body), sender: sender, expected: .reply, timeout: timeout, site: site)
         guard case .success(let value)? = result else { return nil }
         if let reply = value.value(as: R.Reply.self) { return reply }
         if let decodable = R.Reply.self as? any Decodable.Type, let object = try? value.foundationObject(),
@@ -203,11 +206,12 @@ public final class StrictHarness: Sendable {
     }
 
     private func request(
-        _ name: String, body: MessageBody, expected: ExpectedReply, timeout: Duration?, site: Site
+        _ name: String, body: MessageBody, sender: MessageSender, expected: ExpectedReply, timeout: Duration?,
+        site: Site
     ) async -> Result<ReplyValue, RequestFailure>? {
         let pending = PendingReply()
         _ = HarnessContext.$current.withValue(Sending(harness: id, name: name)) {
-            router.receive(name: name, body: body) { pending.resolve($0) }
+            router.receive(name: name, body: body, sender: sender) { pending.resolve($0) }
         }
         let limit = timeout ?? replyTimeout
         guard let result = await pending.wait(timeout: limit) else {
