@@ -7,10 +7,12 @@
 /// the parts and one hash of the text, not deriving, building and writing every channel anew.
 /// The text is the one ``Contract/json`` writes: keys in ascending order, no spaces.
 enum ContractDigests {
-    /// One live channel: its name, its handlers' event types (in order, each once) and its responder's.
+    /// One live channel: its name, its handlers' event types (in order, each once: the first,
+    /// then any others, so that the usual channel of one type allocates nothing) and its responder's.
     struct ChannelKey: Hashable, Sendable {
         let name: String
-        let handlers: [ObjectIdentifier]
+        let handler: ObjectIdentifier?
+        let otherHandlers: [ObjectIdentifier]
         let responder: ObjectIdentifier?
     }
 
@@ -37,25 +39,36 @@ enum ContractDigests {
 
     /// The ``Contract/digest`` of the table's live channels (those in `only`, when given).
     static func digest(of table: Router.RoutingTable, only: Set<Channel>? = nil) -> String {
-        var live: [(key: ChannelKey, channel: Channel, route: Router.Route)] = []
-        live.reserveCapacity(table.count)
+        liveChannels(of: table, only: only).digest
+    }
+
+    /// The table's live channels (those in `only`, when given), sorted, and the ``Contract/digest`` of their contract.
+    static func liveChannels(
+        of table: Router.RoutingTable, only: Set<Channel>? = nil
+    ) -> (channels: [Channel], digest: String) {
+        var keys: [ChannelKey] = []
+        keys.reserveCapacity(table.count)
         table.forEachRoute { channel, route in
             guard route.isLive, only?.contains(channel) ?? true else { return }
-            var handlers: [ObjectIdentifier] = []
-            for entry in route.handlers where !handlers.contains(entry.eventType) { handlers.append(entry.eventType) }
+            var handler: ObjectIdentifier?
+            var otherHandlers: [ObjectIdentifier] = []
+            for entry in route.handlers where entry.eventType != handler && !otherHandlers.contains(entry.eventType) {
+                if handler == nil { handler = entry.eventType } else { otherHandlers.append(entry.eventType) }
+            }
             let responder = route.responder.map { ObjectIdentifier(type(of: $0.responder)) }
-            live.append((ChannelKey(name: channel.name, handlers: handlers, responder: responder), channel, route))
+            keys.append(
+                ChannelKey(name: channel.name, handler: handler, otherHandlers: otherHandlers, responder: responder))
         }
         // The order of the document's `channels` keys (JSONWriter sorts object keys by `<`).
-        live.sort { $0.key.name < $1.key.name }
-        let keys = live.map(\.key)
-        if let known = kept.withLock({ $0.digests[keys] }) { return known }
+        keys.sort { $0.name < $1.name }
+        let channels = keys.map { Channel(uncheckedName: $0.name) }
+        if let known = kept.withLock({ $0.digests[keys] }) { return (channels, known) }
         let digest: String
         if let only {
             // A page's narrower manifest (`manifest(for:)`): its definitions are those its channels refer to.
             digest = Contract(table: table).restricted(to: only).digest
         } else {
-            digest = "sha256:" + SHA256.hex(of: document(of: live))
+            digest = "sha256:" + SHA256.hex(of: document(of: keys, in: table))
         }
         // What the cache drops is released after the lock (only strings and arrays, but the rule is kept).
         let dropped: Kept? = kept.withLock { kept in
@@ -71,22 +84,25 @@ enum ContractDigests {
             return dropped
         }
         withExtendedLifetime(dropped) {}
-        return digest
+        return (channels, digest)
     }
 
-    /// The canonical text of the contract of `live` (sorted by name): ``Contract/json``'s bytes.
-    private static func document(of live: [(key: ChannelKey, channel: Channel, route: Router.Route)]) -> [UInt8] {
-        var parts = kept.withLock { kept in live.map { kept.parts[$0.key] } }
+    /// The canonical text of the contract of the channels of `keys` (live in `table`, sorted
+    /// by name): ``Contract/json``'s bytes.
+    private static func document(of keys: [ChannelKey], in table: Router.RoutingTable) -> [UInt8] {
+        var parts = kept.withLock { kept in keys.map { kept.parts[$0] } }
         var derived: [ChannelKey: Part] = [:]
         for index in parts.indices where parts[index] == nil {
+            let channel = Channel(uncheckedName: keys[index].name)
+            guard let route = table.route(channel) else { continue }
             // Outside the lock: deriving may run the types' init(from:).
-            let (entry, definitions) = ContractChannelTypes(route: live[index].route).entry()
+            let (entry, definitions) = ContractChannelTypes(route: route).entry()
             var writer = JSONWriter(escapesLineSeparators: false)
-            writer.key(live[index].channel.name)
+            writer.key(channel.name)
             writer.write(entry.document)
             let part = Part(bytes: writer.bytes, definitions: definitions)
             parts[index] = part
-            derived[live[index].key] = part
+            derived[keys[index]] = part
         }
         if !derived.isEmpty {
             let dropped: [ChannelKey: Part]? = kept.withLock { kept in
