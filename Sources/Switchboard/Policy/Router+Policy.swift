@@ -101,6 +101,19 @@ extension Router {
         }
     }
 
+    /// Delivers a message that middleware moved to another channel, after checking it
+    /// against that channel's policy: a refused one is rejected as at ``receive(_:)``
+    /// (outcome, diagnostic, ``RequestFailure/rejected(_:_:)``), and nothing else runs.
+    func deliverRerouted(_ message: Message, reply: ReplyState?) -> Outcome {
+        let (route, _, access) = lookUp(message.channel)
+        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+            diagnostics.emit(.rejected(rejection))
+            reply?.answer(.failure(.rejected(rejection.channel, rejection)))
+            return .rejected(rejection)
+        }
+        return deliver(message, on: route, reply: reply)
+    }
+
     /// Refuses a message its channel's policy does not admit: reports it, answers its
     /// reply handler, and returns the outcome. Nothing else runs and nothing changes.
     func reject(
