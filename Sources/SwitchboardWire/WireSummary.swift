@@ -15,12 +15,17 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     public private(set) var total: Int
     /// The wall-clock time the session took, once finished.
     public var elapsed: Duration
+    /// Whether an origin policy is on: then ``description`` counts `rejected` even when it is 0.
+    public var hasOriginPolicy: Bool
 
     /// An empty summary.
-    public init() {
+    /// - Parameter hasOriginPolicy: whether an origin policy is on (the CLI's `--allow-origin`):
+    ///   the rejected count is then always shown.
+    public init(hasOriginPolicy: Bool = false) {
         tally = Array(repeating: 0, count: WireOutcomeKind.allCases.count)
         total = 0
         elapsed = .zero
+        self.hasOriginPolicy = hasOriginPolicy
     }
 
     /// Counts one outcome.
@@ -39,10 +44,12 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     public var exitStatus: Int32 { allSucceeded ? 0 : 1 }
 
     /// `14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`;
-    /// `rejected` is counted after `malformed` when any message was rejected
-    /// (`…, 0 malformed, 2 rejected (0.004 s)`), and left out otherwise, as before origin policies.
+    /// `rejected` is counted after `malformed` whenever an origin policy is on
+    /// (``hasOriginPolicy``, zero included: `…, 0 malformed, 0 rejected (0.004 s)`) or any
+    /// message was rejected; without a policy and with none rejected it is left out, as
+    /// before origin policies.
     public var description: String {
-        let parts = WireOutcomeKind.allCases.filter { $0 != .rejected || self[$0] > 0 }
+        let parts = WireOutcomeKind.allCases.filter { $0 != .rejected || hasOriginPolicy || self[$0] > 0 }
             .map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
         let (seconds, attoseconds) = elapsed.components
         let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)

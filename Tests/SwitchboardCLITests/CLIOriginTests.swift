@@ -47,6 +47,30 @@ extension CLIEndToEnd {
                     "6 messages: 2 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 4 rejected ("))
         }
 
+        @Test func aLongHostileOriginIsRejectedForWhatFollowsItsFirst200Characters() async throws {
+            let host = String(repeating: String(repeating: "a", count: 62) + ".", count: 3) + "bbb"
+            let input = lines([#"{"name":"sdkReady","origin":"https://"# + host + #"@evil.com","mainFrame":true}"#])
+            let run = try await CLI.run(["--quiet", "--allow-origin", "https://a.com"], stdin: input)
+            #expect(outcomes(run) == ["rejected"])
+            #expect(run.outputLines.first?.contains("userinfo") == true, "\(run.outputLines)")
+            #expect(run.outputLines.first?.contains("it parses now") == false)
+        }
+
+        @Test func withAPolicyTheSummaryCountsRejectedEvenWhenNoneWas() async throws {
+            let input = lines([#"{"name":"sdkReady","origin":"https://shop.example.com","mainFrame":true}"#])
+            let run = try await CLI.run(["--allow-origin", Self.shop], stdin: input)
+            #expect(run.status == 0)
+            #expect(
+                run.errors.contains(
+                    "1 message: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 0 rejected ("),
+                "\(run.errors)")
+            let plain = try await CLI.run([], stdin: input)
+            #expect(
+                plain.errors.contains(
+                    "1 message: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed ("),
+                "\(plain.errors)")
+        }
+
         @Test func allowSubframesLetsSubframeMessagesIn() async throws {
             let input = lines([
                 #"{"name":"sdkReady","origin":"https://shop.example.com","mainFrame":false}"#,

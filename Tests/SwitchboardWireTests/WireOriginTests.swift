@@ -32,6 +32,23 @@ import Testing
         WireMessage.parse(value: try JSONReader().read(Array(line.utf8)))
     }
 
+    @Test func underAPolicyTheSummaryCountsRejectedEvenWhenNone() async throws {
+        let shop = #"{"name":"sdkReady","origin":"https://shop.example.com","mainFrame":true}"#
+        let policy = try OriginPolicy(allowing: ["https://shop.example.com"])
+        let (_, none) = try await outcomes([shop], policy: policy)
+        #expect(none[.rejected] == 0)
+        #expect(
+            none.description.hasPrefix(
+                "1 message: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 0 rejected ("))
+        let (_, without) = try await outcomes([shop], policy: nil)
+        #expect(
+            without.description.hasPrefix(
+                "1 message: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed ("))
+        var rejectedWithout = WireSummary()
+        rejectedWithout.record(.rejected)
+        #expect(rejectedWithout.description.contains("0 malformed, 1 rejected ("))
+    }
+
     @Test func theFieldsGiveTheSender() throws {
         let message = try slow(#"{"name":"sdkReady","origin":"https://shop.example.com","mainFrame":false}"#).get()
         #expect(message.sender.origin == (try Origin(parsing: "https://shop.example.com")))

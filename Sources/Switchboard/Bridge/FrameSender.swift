@@ -18,7 +18,10 @@ extension MessageSender {
         do {
             origin = try Origin(scheme: securityOriginProtocol, host: host, port: port)
         } catch {
-            claimedOrigin = String("\(securityOriginProtocol)://\(host)\(port == 0 ? "" : ":\(port)")".prefix(200))
+            // The reason is WebKit's parts' own (all of them); only the displayed text is cut.
+            self.init(
+                claimedOrigin: "\(securityOriginProtocol)://\(host)\(port == 0 ? "" : ":\(port)")",
+                reason: error.reason, isMainFrame: isMainFrame)
         }
     }
 }

@@ -50,9 +50,12 @@ extension Router {
                 var goesOn = true
                 for (index, message) in batch.enumerated() where !(message.reply?.isResolved ?? false) {
                     // The handler went: the drain ended, keeping this message and the rest again.
-                    goesOn = router.deliverKept(message, rest: batch[(index + 1)...])
+                    switch router.deliverKept(message, rest: batch[(index + 1)...]) {
+                    case .delivered: delivered += 1
+                    case .rejected: continue
+                    case .ended: goesOn = false
+                    }
                     if !goesOn { break }
-                    delivered += 1
                 }
                 if isFirst, delivered > 0 { router.diagnostics.emit(.keptDelivered(channel, count: delivered)) }
                 guard goesOn else { return }

@@ -161,10 +161,17 @@ extension Router {
     /// queued behind the drain are kept again in their order, or discarded under
     /// `.drop`, in one step under the lock. A handler that registers meanwhile so gets
     /// them in arrival order, never a later message before an earlier one.
-    /// - Returns: whether the drain goes on (`false`: it ended, `rest` is taken care of).
-    func deliverKept(_ kept: KeptMessage, rest: ArraySlice<KeptMessage>) -> Bool {
+    ///
+    /// A kept message was checked against the origin policy when it arrived, maybe before
+    /// a policy was set: its sender is checked again against the policy of the channel at
+    /// delivery (read under the lock with the route, checked after unlocking). A refused
+    /// one is rejected — ``Diagnostic/rejected(_:)``, and ``RequestFailure/rejected(_:_:)``
+    /// for a request — and never delivered; the drain goes on.
+    /// - Returns: what became of the message (``KeptDelivery/ended``: the drain ended,
+    ///   `rest` is taken care of).
+    func deliverKept(_ kept: KeptMessage, rest: ArraySlice<KeptMessage>) -> KeptDelivery {
         enum Step {
-            case deliver(Route)
+            case deliver(Route, OriginPolicy?)
             case ended(dropped: [KeptMessage], keptCounts: [Int], overflow: [KeptMessage])
         }
         let channel = kept.message.channel
@@ -172,7 +179,7 @@ extension Router {
         let maxTotal = options.maxKeptTotal
         let step = mutate { state -> Step in
             let route = state.table.route(channel)
-            if let route, route.isLive { return .deliver(route) }
+            if let route, route.isLive { return .deliver(route, route.originPolicy ?? state.defaultOriginPolicy) }
             var again = [kept] + rest.filter { !($0.reply?.isResolved ?? false) }
             again += state.buffer.endDrain(channel)
             state.updateRoute(channel) { route in route.isDraining = false }
@@ -190,14 +197,29 @@ extension Router {
             return .ended(dropped: [], keptCounts: counts, overflow: overflow)
         }
         switch step {
-        case .deliver(let route):
+        case .deliver(let route, let access):
+            if let access, let rejection = access.rejection(of: kept.message.sender, on: channel) {
+                diagnostics.emit(.rejected(rejection))
+                kept.reply?.answer(.failure(.rejected(channel, rejection)))
+                return .rejected
+            }
             _ = deliverDirectly(kept.message, on: route, reply: kept.reply)
-            return true
+            return .delivered
         case .ended(let dropped, let keptCounts, let overflow):
             for message in dropped { discard(message, on: channel, diagnostic: .unhandled(channel)) }
             for message in overflow { discard(message, on: channel, diagnostic: .keptOverflow(channel)) }
             for count in keptCounts where count > 0 { diagnostics.emit(.kept(channel, count: count)) }
-            return false
+            return .ended
         }
+    }
+
+    /// What ``deliverKept(_:rest:)`` did with a kept message.
+    enum KeptDelivery {
+        /// Delivered to the channel's handler or responder.
+        case delivered
+        /// Refused by the channel's origin policy at delivery: dropped, reported, answered.
+        case rejected
+        /// The channel has no handler any more: the drain ended.
+        case ended
     }
 }

@@ -15,7 +15,11 @@ struct ContractTypeScript {
 
     private var declarations: [String] = []
     private var names: [JSONValue: String] = [:]
-    private var taken: Set<String> = ["JSONValue", "Channels", "MessageHandlers", "contract"]
+    private var taken: Set<String> = [
+        "JSONValue", "Channels", "MessageHandlers", "contract",
+        // Global types the declarations name: a user type by one of these names would hide it.
+        "Promise", "Record", "Array",
+    ]
     private var references: [String: String] = [:]
 
     init(contract: Contract) {

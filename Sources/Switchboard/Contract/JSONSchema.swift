@@ -156,6 +156,11 @@ extension JSONValue {
 /// underivable rather than guess), or to narrow a derived schema (a pattern, a range).
 /// What you supply is what the contract says: keep it in agreement with your decoding.
 ///
+/// Deriving a schema runs a type's `init(from:)` on placeholder values (`"x"`, `1`, keys
+/// present then absent). An `init(from:)` that traps on a value it did not expect (a
+/// force-unwrap, a `precondition`) traps there too: throw instead, or supply
+/// ``contractSchema`` (such a type is not probed) or ``contractExample``.
+///
 /// ```swift
 /// enum Shape: Decodable, ContractDescribable {
 ///     case circle(radius: Double), square(side: Double)

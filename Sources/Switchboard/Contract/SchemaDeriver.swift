@@ -172,14 +172,51 @@ final class SchemaDeriver {
         String(describing: type)
     }
 
-    /// The type's name under `$defs`: its module-qualified name, letters, digits, `_` and `.` kept.
+    /// The type's name under `$defs`: its module-qualified name, letters, digits, `_` and `.` kept,
+    /// the same in every run of the program (the digest depends on it).
+    ///
+    /// A private or local type's reflected name holds the address of its context
+    /// (`App.(unknown context at $55d1…).Node`), which changes from run to run: those
+    /// segments are left out (`App.Node`). Two such types that then share a name are told
+    /// apart by `_2`, `_3`, … in the order they are first named.
     static func definitionName(of type: Any.Type) -> String {
-        String(
-            String(reflecting: type).unicodeScalars.map { scalar -> Character in
+        let base = String(
+            stableReflectedName(of: type).unicodeScalars.map { scalar -> Character in
                 let kept =
                     scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "."
                 return kept && scalar.isASCII ? Character(scalar) : "_"
             })
+        let id = ObjectIdentifier(type)
+        let index = definitionNames.withLock { names -> Int in
+            var claimants = names[base, default: []]
+            if let index = claimants.firstIndex(of: id) { return index }
+            claimants.append(id)
+            names[base] = claimants
+            return claimants.count - 1
+        }
+        return index == 0 ? base : "\(base)_\(index + 1)"
+    }
+
+    /// The types named so far, by their name under `$defs` before it is told apart.
+    private static let definitionNames = Locked<[String: [ObjectIdentifier]]>([:])
+
+    /// `String(reflecting:)` without the `(unknown context at $…).` segments private and
+    /// local types have (their context's address).
+    static func stableReflectedName(of type: Any.Type) -> String {
+        var text = Substring(String(reflecting: type))
+        var result = ""
+        let marker = "(unknown context at "
+        while let start = text.range(of: marker) {
+            result += text[..<start.lowerBound]
+            let rest = text[start.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else {
+                text = rest
+                break
+            }
+            text = rest[rest.index(after: close)...]
+            if text.first == "." { text = text.dropFirst() }
+        }
+        return result + text
     }
 
     /// The raw values of a `CaseIterable` enum, when they are strings or integers (else `nil`).

@@ -104,9 +104,10 @@ final class ChainRun: @unchecked Sendable {
     func run(_ message: Message, from index: Int) -> Outcome {
         let entries = chain.entries
         guard index < entries.count else {
+            // A message middleware moved to another channel meets that channel's origin policy too.
             return message.channel == routedChannel
                 ? router.deliver(message, on: route, reply: reply)
-                : router.deliver(message, route: nil, reply: reply)
+                : router.deliverRerouted(message, reply: reply)
         }
         // The chain (a `let` of this run) keeps the entry and its closure alive: call it without retaining them.
         let outcome = Unretained(entries[index]).call { entry in

@@ -18,13 +18,18 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
         let origin: Origin?
         let isMainFrame: Bool?
         let claimedOrigin: String?
+        let invalidOriginReason: String?
 
-        init(origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?) {
+        init(origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?, invalidOriginReason: String?) {
             self.origin = origin
             self.isMainFrame = isMainFrame
             self.claimedOrigin = claimedOrigin
+            self.invalidOriginReason = invalidOriginReason
         }
     }
+
+    /// How much of a claimed origin text is kept for display.
+    static let claimedOriginDisplayLimit = 200
 
     private var storage: Storage?
 
@@ -40,16 +45,53 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
         set { set(origin: origin, isMainFrame: newValue, claimedOrigin: claimedOrigin) }
     }
 
-    /// The origin text the source gave when it did not parse as an ``Origin`` (`nil` otherwise).
+    /// The origin text the source gave when it did not parse as an ``Origin`` (`nil` otherwise),
+    /// cut to its first 200 characters for display.
+    ///
+    /// Setting it parses the whole text given, for ``invalidOriginReason``, before cutting it.
     public var claimedOrigin: String? {
         get { storage?.claimedOrigin }
-        set { set(origin: origin, isMainFrame: isMainFrame, claimedOrigin: newValue) }
+        set {
+            set(
+                origin: origin, isMainFrame: isMainFrame, claimedOrigin: newValue,
+                reason: newValue.map(MessageSender.whyNotAnOrigin))
+        }
+    }
+
+    /// Why ``claimedOrigin`` is not an origin, found by parsing the whole text the source
+    /// gave (not the cut ``claimedOrigin``): a long hostile text is judged by all of it.
+    /// `nil` when there is no claimed origin.
+    public var invalidOriginReason: String? { storage?.invalidOriginReason }
+
+    private mutating func set(origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?, reason: String?) {
+        storage =
+            origin == nil && isMainFrame == nil && claimedOrigin == nil
+            ? nil
+            : Storage(
+                origin: origin, isMainFrame: isMainFrame,
+                claimedOrigin: claimedOrigin.map { String($0.prefix(MessageSender.claimedOriginDisplayLimit)) },
+                invalidOriginReason: claimedOrigin == nil ? nil : reason)
     }
 
     private mutating func set(origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?) {
-        storage =
-            origin == nil && isMainFrame == nil && claimedOrigin == nil
-            ? nil : Storage(origin: origin, isMainFrame: isMainFrame, claimedOrigin: claimedOrigin)
+        set(
+            origin: origin, isMainFrame: isMainFrame, claimedOrigin: claimedOrigin,
+            reason: claimedOrigin == nil ? nil : invalidOriginReason)
+    }
+
+    /// Why the whole of `text` does not parse as an origin.
+    static func whyNotAnOrigin(_ text: String) -> String {
+        do {
+            _ = try Origin(parsing: text)
+            return "it parses as an origin, but the source gave it as invalid"
+        } catch {
+            return error.reason
+        }
+    }
+
+    /// A sender whose origin text `claimed` did not parse, for `reason` (from the whole text).
+    init(claimedOrigin claimed: String, reason: String, isMainFrame: Bool?) {
+        set(origin: nil, isMainFrame: isMainFrame, claimedOrigin: claimed, reason: reason)
     }
 
     /// Nothing known: no origin, no frame.
@@ -76,23 +118,26 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
         do {
             set(origin: try Origin(parsing: originText), isMainFrame: isMainFrame, claimedOrigin: nil)
         } catch {
-            set(origin: nil, isMainFrame: isMainFrame, claimedOrigin: String(originText.prefix(200)))
+            // The reason comes from the whole text; only what is displayed is cut.
+            set(origin: nil, isMainFrame: isMainFrame, claimedOrigin: originText, reason: error.reason)
         }
     }
 
     /// Whether nothing is known about the sender.
     public var isUnknown: Bool { storage == nil }
 
-    /// Two senders are equal when their origin, frame and claimed origin are.
+    /// Two senders are equal when their origin, frame, claimed origin and its reason are.
     public static func == (lhs: MessageSender, rhs: MessageSender) -> Bool {
         lhs.origin == rhs.origin && lhs.isMainFrame == rhs.isMainFrame && lhs.claimedOrigin == rhs.claimedOrigin
+            && lhs.invalidOriginReason == rhs.invalidOriginReason
     }
 
-    /// Hashes the origin, frame and claimed origin.
+    /// Hashes the origin, frame, claimed origin and its reason.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(origin)
         hasher.combine(isMainFrame)
         hasher.combine(claimedOrigin)
+        hasher.combine(invalidOriginReason)
     }
 
     /// `https://shop.example.com, main frame`, `unknown origin, sub-frame`, ….

@@ -19,8 +19,9 @@
 ///   starting or ending with a hyphen, at most 253 characters, no empty label, no trailing
 ///   dot; or an IPv4 address in dotted decimal (four numbers 0–255 without leading zeros);
 ///   or an IPv6 address in brackets (`[::1]`), kept in its RFC 5952 canonical form (no zone).
-///   A name whose last label is all digits and which is not a valid IPv4 address is refused
-///   (browsers would read `1.2.3` or `0x7f.1` as an address).
+///   A name whose last label is a number — all digits, or `0x` and hex digits — and which
+///   is not a valid dotted-decimal IPv4 address is refused (browsers would read `1.2.3`,
+///   `0x7f.1`, `0x7f000001` or `a.0x10` as an address).
 /// - **port**: optional, `:` and 1 to 5 digits without a leading zero, from 1 to 65535.
 ///   The scheme's default port (80 for `http` and `ws`, 443 for `https` and `wss`) is
 ///   the same as no port: `https://a.com:443` equals `https://a.com` and serialises as it.

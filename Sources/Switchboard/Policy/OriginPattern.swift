@@ -61,7 +61,7 @@ public struct OriginPattern: Hashable, Sendable, CustomStringConvertible {
         guard labels.count >= 2 else {
             throw OriginError(text, "a wildcard needs at least two labels after it (*.example.com, not *.com)")
         }
-        if let last = labels.last, last.utf8.allSatisfy(OriginSyntax.isDigit) {
+        if let last = labels.last, OriginSyntax.isNumber(last) {
             throw OriginError(text, "an IP address has no subdomains")
         }
         let port = try parts.port.map { (port) throws(OriginError) -> Int in try OriginSyntax.port(port, text: text) }

@@ -95,7 +95,7 @@ enum OriginSyntax {
         }
         let lowered = host.lowercased()
         let labels = try dnsLabels(lowered, text: text)
-        if let last = labels.last, last.utf8.allSatisfy(isDigit) {
+        if let last = labels.last, isNumber(last) {
             guard labels.count == 4, labels.allSatisfy(isIPv4Part) else {
                 throw OriginError(text, "\(host) ends in a number but is not a dotted-decimal IPv4 address")
             }
@@ -123,6 +123,19 @@ enum OriginSyntax {
             }
         }
         return labels
+    }
+
+    /// Whether a browser reads `label` (a host's last label) as a number, making the host an
+    /// IPv4 address: all decimal digits, or `0x`/`0X` and hex digits (`0x7f000001`, `0x10`, `0x`).
+    static func isNumber(_ label: Substring) -> Bool {
+        let bytes = label.utf8
+        if !bytes.isEmpty, bytes.allSatisfy(isDigit) { return true }
+        let prefix = Array(bytes.prefix(2))
+        guard prefix.count == 2, prefix[0] == UInt8(ascii: "0"), prefix[1] | 0x20 == UInt8(ascii: "x") else {
+            return false
+        }
+        let hexLetters = UInt8(ascii: "a")...UInt8(ascii: "f")
+        return bytes.dropFirst(2).allSatisfy { isDigit($0) || hexLetters.contains($0 | 0x20) }
     }
 
     static func isIPv4Part(_ part: Substring) -> Bool {

@@ -41,7 +41,8 @@ public struct PolicyRejection: Error, Hashable, Sendable, CustomStringConvertibl
         case .unknownOrigin:
             return "the sender's origin is unknown and the channel's policy admits only \(policy)"
         case .invalidOrigin(let text):
-            let why = PolicyRejection.whyNotAnOrigin(text)
+            // Judged by the whole text the source gave, which `text` may show only the start of.
+            let why = sender.invalidOriginReason ?? MessageSender.whyNotAnOrigin(text)
             return
                 "origin \(String(reflecting: text)) is not a valid origin (\(why)); the channel's policy admits only \(policy)"
         case .originNotAllowed:
@@ -59,14 +60,4 @@ public struct PolicyRejection: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// Same as ``message``.
     public var description: String { message }
-
-    /// Why `text` does not parse as an origin.
-    private static func whyNotAnOrigin(_ text: String) -> String {
-        do {
-            _ = try Origin(parsing: text)
-            return "it parses now"
-        } catch {
-            return error.reason
-        }
-    }
 }

@@ -63,6 +63,31 @@ extension Router {
             channels: channels, features: enabled, contract: ContractDigests.digest(of: table, only: Set(channels)))
     }
 
+    /// Routes one message from `sender` (origin and frame), checked against the channel's
+    /// ``OriginPolicy`` right after the name: `router.receive(name: "addCartLine", body: [...], sender: s)`.
+    /// See ``receive(name:body:)-(String,Any?)``; a ``MessageBody`` or ``JSONValue`` passed here
+    /// (as `Any`) is routed as itself.
+    /// - Parameters:
+    ///   - name: the channel name as received.
+    ///   - body: the body; `nil` means no body.
+    ///   - sender: who sent it.
+    /// - Returns: what happened to the message (``Outcome/rejected(_:)`` when the policy refuses `sender`).
+    public func receive(name: String, body: Any?, sender: MessageSender) -> Outcome {
+        if body == nil { return receive(name: name, body: MessageBody.absent, sender: sender, replyHandler: nil) }
+        return receive(name: name, body: MessageBody(body), sender: sender, replyHandler: nil)
+    }
+
+    /// Routes one message whose body is a ``MessageBody``, from `sender`. See
+    /// ``receive(name:body:sender:)-(String,Any?,MessageSender)``.
+    /// - Parameters:
+    ///   - name: the channel name as received.
+    ///   - body: the body.
+    ///   - sender: who sent it.
+    /// - Returns: what happened to the message.
+    public func receive(name: String, body: MessageBody, sender: MessageSender) -> Outcome {
+        receive(name: name, body: body, id: nil, sender: sender, replyHandler: nil)
+    }
+
     /// Sends a request by channel name from `sender` and waits for its reply, as a
     /// page's `postMessage` with a reply would. See ``request(name:body:)-(String,Any?)``.
     /// - Returns: the reply, or why there is none; ``RequestFailure/rejected(_:_:)`` when the
@@ -74,6 +99,19 @@ extension Router {
         return await withCheckedContinuation { continuation in
             _ = receive(name: name, body: body, sender: sender, replyHandler: { continuation.resume(returning: $0) })
         }
+    }
+
+    /// Delivers a message that middleware moved to another channel, after checking it
+    /// against that channel's policy: a refused one is rejected as at ``receive(_:)``
+    /// (outcome, diagnostic, ``RequestFailure/rejected(_:_:)``), and nothing else runs.
+    func deliverRerouted(_ message: Message, reply: ReplyState?) -> Outcome {
+        let (route, _, access) = lookUp(message.channel)
+        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+            diagnostics.emit(.rejected(rejection))
+            reply?.answer(.failure(.rejected(rejection.channel, rejection)))
+            return .rejected(rejection)
+        }
+        return deliver(message, on: route, reply: reply)
     }
 
     /// Refuses a message its channel's policy does not admit: reports it, answers its

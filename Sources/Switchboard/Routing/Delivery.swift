@@ -97,7 +97,7 @@ extension Router {
     /// The route of `channel` (``Route/empty`` when it has none), the middleware chain and
     /// the origin policy that applies, in one lock round trip. The table is a snapshot:
     /// no rebuild to wait for.
-    private func lookUp(_ channel: Channel) -> (Route, MiddlewareChain, OriginPolicy?) {
+    func lookUp(_ channel: Channel) -> (Route, MiddlewareChain, OriginPolicy?) {
         let hash = RoutingTable.hash(channel.name)
         let (route, chain, access) = state.withLock { state in
             let route = state.table.route(named: channel.name, hash: hash)

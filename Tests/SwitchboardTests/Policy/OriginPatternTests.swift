@@ -54,6 +54,13 @@ import Testing
         }
     }
 
+    @Test func aWildcardDomainEndingInAHexNumberIsRefused() {
+        for text in ["https://*.a.0x10", "https://*.example.0X7F", "https://*.a.0x", "http://0x7f000001"] {
+            #expect(throws: OriginError.self, "\(text)") { try OriginPattern(parsing: text) }
+        }
+        #expect(throws: Never.self) { try OriginPattern(parsing: "https://*.0x10.example.com") }
+    }
+
     @Test func anExactPatternFollowsTheOriginGrammar() {
         for text in ["https://shop.com/", "https://shop.com.", "null", "https://shop.com@evil.com", "shop.com"] {
             #expect(throws: OriginError.self, "\(text)") { try OriginPattern(parsing: text) }

@@ -116,6 +116,30 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
+    @Test func aLongInvalidOriginIsJudgedByAllOfItsText() throws {
+        // The first 200 characters parse as an origin; the userinfo comes after them.
+        let host = String(repeating: String(repeating: "a", count: 62) + ".", count: 3) + "bbb"
+        let text = "https://" + host + "@evil.com"
+        let router = Router(options: RouterOptions(originPolicy: try shopPolicy()))
+        let sender = MessageSender(originText: text, isMainFrame: true)
+        #expect(sender.claimedOrigin?.count == 200)
+        #expect(sender.invalidOriginReason?.contains("userinfo") == true)
+        let found = rejection(
+            router.receive(name: "ping", body: MessageBody(["count": 1]), sender: sender, replyHandler: nil))
+        #expect(found?.message.contains("userinfo") == true, "\(found?.message ?? "")")
+        #expect(found?.message.contains("parses") == false)
+        var set = MessageSender(origin: nil, isMainFrame: true)
+        set.claimedOrigin = text
+        #expect(set.invalidOriginReason == sender.invalidOriginReason)
+        set.isMainFrame = false
+        #expect(set.invalidOriginReason == sender.invalidOriginReason)
+        let webKit = MessageSender(
+            securityOriginProtocol: "https", host: host + "@evil.com", port: 0, isMainFrame: true)
+        #expect(webKit.claimedOrigin?.count == 200)
+        #expect(webKit.invalidOriginReason?.contains("parses") == false)
+        #expect(webKit.invalidOriginReason?.isEmpty == false)
+    }
+
     @Test func anUnknownOriginIsRejected() throws {
         let router = Router(options: RouterOptions(originPolicy: try shopPolicy(subframes: true)))
         let token = router.on(Ping.self) { _ in Issue.record("an unknown origin reached the handler") }

@@ -145,6 +145,19 @@ import Testing
         refuses("http://2130706433", because: "IPv4")
     }
 
+    @Test func aHostEndingInAHexNumberIsRefusedAsANonDottedDecimalAddress() throws {
+        for text in ["http://0x7f000001", "http://0X7F000001", "http://a.0x10", "http://shop.0x", "http://1.2.3.0xff"] {
+            refuses(text, because: "IPv4")
+            #expect(throws: OriginError.self, "\(text)") {
+                try Origin(scheme: "http", host: String(text.dropFirst("http://".count)))
+            }
+        }
+        // Labels that only look hex are names: the number must be the whole last label.
+        #expect(try Origin(parsing: "http://0x10.example.com").host == "0x10.example.com")
+        #expect(try Origin(parsing: "http://a.0xg1").host == "a.0xg1")
+        #expect(try Origin(parsing: "http://a.x10").host == "a.x10")
+    }
+
     @Test func ipv6AddressesAreBracketedAndCanonical() throws {
         #expect(try Origin(parsing: "http://[::1]:8080").serialized == "http://[::1]:8080")
         #expect(try Origin(parsing: "http://[0:0:0:0:0:0:0:1]") == Origin(parsing: "http://[::1]"))
