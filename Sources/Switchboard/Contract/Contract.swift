@@ -75,6 +75,14 @@ public struct Contract: Sendable, Hashable {
 
         /// Whether no part of the body or reply is marked underivable.
         public var isExact: Bool { (body?.isExact ?? true) && (reply?.isExact ?? true) }
+
+        /// The entry in the ``Contract/document``: `kind`, `body` (when there is one), `reply` (for a request).
+        var document: JSONValue {
+            var members: [String: JSONValue] = ["kind": .string(kind.rawValue)]
+            if let body { members["body"] = body.json }
+            if kind == .request { members["reply"] = reply?.json ?? [:] }
+            return .object(members)
+        }
     }
 
     /// The URI of JSON Schema draft 2020-12, the document's `$schema`.
@@ -127,10 +135,7 @@ public struct Contract: Sendable, Hashable {
         var channels: [Channel: ContractChannelTypes] = [:]
         table.forEachRoute { channel, route in
             guard route.isLive else { return }
-            var types = ContractChannelTypes()
-            types.handlers = route.handlers.compactMap { ($0.handler as? any ContractEventCarrier)?.contractEventType }
-            types.responder = (route.responder?.responder as? any ContractRequestCarrier)?.contractRequestType
-            channels[channel] = types
+            channels[channel] = ContractChannelTypes(route: route)
         }
         self.init(channelTypes: channels)
     }
@@ -138,7 +143,9 @@ public struct Contract: Sendable, Hashable {
     private init(channelTypes: [Channel: ContractChannelTypes]) {
         var entries: [Channel: Entry] = [:]
         var definitions: [String: JSONSchema] = [:]
-        for (channel, types) in channelTypes {
+        // In channel order, so that when two types name a definition alike the first channel's wins,
+        // as in the digest a manifest assembles from each channel's part (`ContractDigests`).
+        for (channel, types) in channelTypes.sorted(by: { $0.key.name < $1.key.name }) {
             let (entry, used) = types.entry()
             entries[channel] = entry
             definitions.merge(used) { first, _ in first }
@@ -169,12 +176,7 @@ public struct Contract: Sendable, Hashable {
     /// The schema document: `$schema`, `channels` and, when a type refers to itself, `$defs`.
     public var document: JSONValue {
         var described: [String: JSONValue] = [:]
-        for (channel, entry) in channels {
-            var members: [String: JSONValue] = ["kind": .string(entry.kind.rawValue)]
-            if let body = entry.body { members["body"] = body.json }
-            if entry.kind == .request { members["reply"] = entry.reply?.json ?? [:] }
-            described[channel.name] = .object(members)
-        }
+        for (channel, entry) in channels { described[channel.name] = entry.document }
         var document: [String: JSONValue] = [
             "$schema": .string(Contract.schemaDialect), "channels": .object(described),
         ]
@@ -232,6 +234,14 @@ extension JSONValue {
 struct ContractChannelTypes {
     var handlers: [any Event.Type] = []
     var responder: (any Request.Type)?
+
+    init() {}
+
+    /// The types a route's event handlers and responder decode.
+    init(route: Router.Route) {
+        handlers = route.handlers.compactMap { ($0.handler as? any ContractEventCarrier)?.contractEventType }
+        responder = (route.responder?.responder as? any ContractRequestCarrier)?.contractRequestType
+    }
 
     /// The channel's entry, and the definitions its schemas use.
     func entry() -> (Contract.Entry, [String: JSONSchema]) {
@@ -309,63 +319,6 @@ extension Router.Route {
         let newTypes = new?.handlers.map(\.eventType) ?? []
         if oldTypes.count == newTypes.count, oldTypes == newTypes { return true }
         return Set(oldTypes) == Set(newTypes)
-    }
-}
-
-/// The digests of the contracts of recent routing tables, by the types each live channel
-/// decodes: a manifest (computed on every change observers hear of) reuses the digest of a
-/// set of channels and types seen before instead of writing and hashing the document again.
-enum ContractDigests {
-    /// One live channel: its name, its handlers' event types (in order, each once) and its responder's.
-    struct ChannelKey: Hashable, Sendable {
-        let name: String
-        let handlers: [ObjectIdentifier]
-        let responder: ObjectIdentifier?
-    }
-
-    /// The digests kept, and how many channel keys they hold in all.
-    private struct Kept {
-        var digests: [[ChannelKey]: String] = [:]
-        var keyCount = 0
-    }
-
-    private static let kept = Locked(Kept())
-    /// How many tables' digests are kept (all are dropped when more come).
-    static let capacity = 256
-    /// How many channel keys the kept digests may hold in all (all are dropped past it), so
-    /// that a router with many channels does not keep hundreds of copies of its channel list.
-    static let keyCapacity = 65_536
-
-    /// The ``Contract/digest`` of the table's live channels (those in `only`, when given).
-    static func digest(of table: Router.RoutingTable, only: Set<Channel>? = nil) -> String {
-        var keys: [ChannelKey] = []
-        keys.reserveCapacity(table.count)
-        table.forEachRoute { channel, route in
-            guard route.isLive, only?.contains(channel) ?? true else { return }
-            var handlers: [ObjectIdentifier] = []
-            for entry in route.handlers where !handlers.contains(entry.eventType) { handlers.append(entry.eventType) }
-            let responder = route.responder.map { ObjectIdentifier(type(of: $0.responder)) }
-            keys.append(ChannelKey(name: channel.name, handlers: handlers, responder: responder))
-        }
-        keys.sort { $0.name < $1.name }
-        if let known = kept.withLock({ $0.digests[keys] }) { return known }
-        // Derived outside the lock: deriving may run the types' init(from:).
-        let contract = Contract(table: table)
-        let digest = only.map { contract.restricted(to: $0).digest } ?? contract.digest
-        // What the cache drops is released after the lock (only strings and arrays, but the rule is kept).
-        let dropped: Kept? = kept.withLock { kept in
-            var dropped: Kept?
-            if kept.digests.count >= capacity || kept.keyCount + keys.count > keyCapacity {
-                dropped = kept
-                kept = Kept()
-            }
-            if keys.count <= keyCapacity, kept.digests.updateValue(digest, forKey: keys) == nil {
-                kept.keyCount += keys.count
-            }
-            return dropped
-        }
-        withExtendedLifetime(dropped) {}
-        return digest
     }
 }
 

@@ -31,16 +31,19 @@ public struct Manifest: Hashable, Sendable, Codable {
     /// The manifest of a routing table: its live channels, sorted, and each feature's state.
     /// O(n log n) in the channels; the router computes it outside its lock.
     init(table: Router.RoutingTable, features: [String: Feature]) {
-        var live: [Channel] = []
-        live.reserveCapacity(table.count)
-        table.forEachRoute { channel, route in
-            if route.isLive { live.append(channel) }
-        }
+        let (live, digest) = ContractDigests.liveChannels(of: table)
         var enabled: [String: Bool] = [:]
         for (name, feature) in features {
             enabled[name] = feature.channels.allSatisfy { table.route($0)?.isLive ?? false }
         }
-        self.init(channels: live, features: enabled, contract: ContractDigests.digest(of: table))
+        self.init(sortedChannels: live, features: enabled, contract: digest)
+    }
+
+    /// A manifest of channels already sorted.
+    private init(sortedChannels: [Channel], features: [String: Bool], contract: String?) {
+        self.channels = sortedChannels
+        self.features = features
+        self.contract = contract
     }
 
     private enum CodingKeys: String, CodingKey { case channels, features, contract }
