@@ -49,7 +49,7 @@ public struct WireSession: Sendable {
     private var replyWriter = JSONWriter(capacity: 4096)
 
     /// Creates a session over `router`.
-    /// The summary counts `rejected` (even 0) when `router` has a default ``OriginPolicy``.
+    /// The summary counts `rejected` (even 0) when `router` has a default `OriginPolicy`.
     public init(router: Router, options: Options = Options()) {
         self.router = router
         self.options = options
