@@ -81,6 +81,19 @@ public struct JSONWriter: Sendable {
         needsComma = mark.needsComma
     }
 
+    /// The encoder state an earlier `BodyEncoder.encodeJSON(_:into:)` left with this writer, taken
+    /// (so nothing else can have it): `nil` when there is none, or when the storage is shared.
+    mutating func takeStreamSink() -> StreamSink? {
+        guard isKnownUniquelyReferenced(&storage), let sink = storage.streamSink else { return nil }
+        storage.streamSink = nil
+        return sink
+    }
+
+    /// Keeps `sink` (which nothing else holds) for the next encode into this writer.
+    mutating func keepStreamSink(_ sink: StreamSink) {
+        if isKnownUniquelyReferenced(&storage) { storage.streamSink = sink }
+    }
+
     /// Empties the buffer, keeping its capacity, to write the next document.
     public mutating func reset() {
         if isKnownUniquelyReferenced(&storage) {
@@ -465,18 +478,13 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends `utf8` as a quoted, escaped JSON string (led by a comma, followed by a colon, when asked).
-    /// A string with nothing to escape (the usual case) is copied whole after one capacity check.
+    /// Scanned and copied in one pass, eight bytes at a time, straight into the storage after one
+    /// capacity check; the first word that may need an escape hands the rest to ``appendEscapedRest``.
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
         let count = utf8.count
         let separators = escapesLineSeparators
-        let clean: Int
-        if let base = utf8.baseAddress {
-            clean = JSONEscapeScan.firstEscape(base, count, separators: separators)
-        } else {
-            clean = 0
-        }
-        // The comma, the opening quote and the clean prefix; when that is all, the closing quote and colon too.
-        let target = reserve(clean &+ 4)
+        // The comma, the quotes, the colon, and a word of slack: the last word is stored whole.
+        let target = reserve(count &+ 12)
         var written = 0
         if comma {
             target[0] = UInt8(ascii: ",")
@@ -484,37 +492,60 @@ public struct JSONWriter: Sendable {
         }
         target[written] = UInt8(ascii: "\"")
         written &+= 1
-        if clean > 0, let base = utf8.baseAddress {
-            (target + written).initialize(from: base, count: clean)
-            written &+= clean
-        }
-        if clean == count {
-            target[written] = UInt8(ascii: "\"")
-            written &+= 1
-            if colon {
-                target[written] = UInt8(ascii: ":")
-                written &+= 1
+        var index = 0
+        if let base = utf8.baseAddress {
+            let source = UnsafeRawPointer(base)
+            let output = UnsafeMutableRawPointer(target + written)
+            while index &+ 8 <= count {
+                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if JSONEscapeScan.mayNeedEscape(word, separators: separators) { break }
+                output.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                index &+= 8
             }
-            storage.count &+= written
-            return
+            if index &+ 8 > count, index < count {
+                let word = JSONEscapeScan.orderedTailWord(base + index, count &- index)
+                if !JSONEscapeScan.mayNeedEscape(word, separators: separators) {
+                    // Eight bytes stored, `count - index` of them the string's; the rest is overwritten below.
+                    output.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                    index = count
+                }
+            }
+            if index < count {
+                storage.count &+= written &+ index
+                appendEscapedRest(base, from: index, count: count, separators: separators)
+                if colon {
+                    append(UInt8(ascii: "\""), UInt8(ascii: ":"))
+                } else {
+                    append(UInt8(ascii: "\""))
+                }
+                return
+            }
+        }
+        written &+= count
+        target[written] = UInt8(ascii: "\"")
+        written &+= 1
+        if colon {
+            target[written] = UInt8(ascii: ":")
+            written &+= 1
         }
         storage.count &+= written
-        guard let base = utf8.baseAddress else { return }
-        appendEscapedRest(base, from: clean, count: count, separators: separators)
-        if colon {
-            append(UInt8(ascii: "\""), UInt8(ascii: ":"))
-        } else {
-            append(UInt8(ascii: "\""))
-        }
     }
 
-    /// The rest of a string from `start`, the first byte that needs an escape, without the closing quote.
+    /// The rest of a string from `start` (a byte that may need an escape), without the closing quote:
+    /// runs that need none are copied whole, found a word at a time.
     private mutating func appendEscapedRest(
         _ base: UnsafePointer<UInt8>, from start: Int, count: Int, separators: Bool
     ) {
         var runStart = start
         var index = start
         while index < count {
+            if index &+ 8 <= count,
+                !JSONEscapeScan.mayNeedEscape(
+                    UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), separators: separators)
+            {
+                index &+= 8
+                continue
+            }
             guard JSONEscapeScan.needsEscape(base, index, count, separators: separators) else {
                 index &+= 1
                 continue
