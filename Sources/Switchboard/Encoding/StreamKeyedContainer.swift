@@ -30,8 +30,7 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try member(key)
-        sink.writer.write(value)
+        try sink.member(key.stringValue, value, level: level)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {

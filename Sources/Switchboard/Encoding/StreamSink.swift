@@ -93,10 +93,32 @@ final class StreamSink {
         if finished { return }
         guard frames.count == level &+ 1 else { throw giveUp() }
         let frame = frames[level]
-        // The object's first key has no comma before it; the others have one.
-        let begin = writer.byteCount &+ (keySpans.count > frame.keyStart ? 2 : 1)
+        let begin = keyBegin(frame)
         writer.key(key)
-        let end = writer.byteCount &- 2  // before `":`
+        try note(begin, writer.byteCount &- 2, level: level, frame: frame)  // before `":`
+    }
+
+    /// Writes `key` and a string `value` into the innermost object as one member (see ``key(_:level:)``).
+    @inline(__always)
+    func member(_ key: String, _ value: String, level: Int) throws {
+        if finished { return }
+        guard frames.count == level &+ 1 else { throw giveUp() }
+        let frame = frames[level]
+        let begin = keyBegin(frame)
+        let end = writer.member(key, value)
+        try note(begin, end, level: level, frame: frame)
+    }
+
+    /// Where the text of the next key of the object `frame` begins: after its quote, and after a
+    /// comma unless it is the object's first key.
+    @inline(__always)
+    private func keyBegin(_ frame: Frame) -> Int {
+        writer.byteCount &+ (keySpans.count > frame.keyStart ? 2 : 1)
+    }
+
+    /// Notes the key just written at `begin..<end` into the object at `level`; throws when it repeats one.
+    @inline(__always)
+    private func note(_ begin: Int, _ end: Int, level: Int, frame: Frame) throws {
         let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: keySignature(begin, end &- begin) & 63)
         if frame.keyBits & bit != 0, isRepeat(begin, end, from: frame.keyStart) { throw giveUp() }
         frames[level].keyBits = frame.keyBits | bit

@@ -29,7 +29,7 @@
 /// - ``JSONValue`` objects: keys in ascending order, for deterministic output.
 public struct JSONWriter: Sendable {
     /// Where the bytes go (copied on write when the writer was copied).
-    private var storage: JSONWriterStorage
+    var storage: JSONWriterStorage
 
     /// The JSON text written so far, as UTF-8 (a copy; see ``withUnsafeBytes(_:)`` and ``byteCount`` to avoid one).
     public var bytes: [UInt8] {
@@ -58,7 +58,7 @@ public struct JSONWriter: Sendable {
     /// Whether U+2028 and U+2029 are written as `\u2028` and `\u2029` (on by default).
     public var escapesLineSeparators: Bool
     /// Whether the next value or key needs a comma before it.
-    private var needsComma = false
+    var needsComma = false
 
     /// Creates a writer with an empty buffer.
     /// - Parameters:
@@ -109,7 +109,7 @@ public struct JSONWriter: Sendable {
     /// Room for `extra` more bytes, in storage this writer alone holds; returns where the next byte goes.
     /// Write at most `extra` bytes there, then add their number to `storage.count`.
     @inline(__always)
-    private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+    mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
         if _slowPath(!isKnownUniquelyReferenced(&storage)) {
             storage = storage.copy(adding: extra)
         } else if _slowPath(storage.capacity &- storage.count < extra) {
@@ -119,31 +119,31 @@ public struct JSONWriter: Sendable {
     }
 
     @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         reserve(1).pointee = byte
         storage.count &+= 1
     }
 
     @inline(__always)
-    private mutating func append(_ first: UInt8, _ second: UInt8) {
+    mutating func append(_ first: UInt8, _ second: UInt8) {
         let target = reserve(2)
         target[0] = first
         target[1] = second
         storage.count &+= 2
     }
 
-    private mutating func append(_ source: UnsafeRawBufferPointer) {
+    mutating func append(_ source: UnsafeRawBufferPointer) {
         guard let start = source.baseAddress, source.count > 0 else { return }
         let target = reserve(source.count)
         UnsafeMutableRawPointer(target).copyMemory(from: start, byteCount: source.count)
         storage.count &+= source.count
     }
 
-    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         append(UnsafeRawBufferPointer(source))
     }
 
-    private mutating func append(_ text: StaticString) {
+    mutating func append(_ text: StaticString) {
         // `withUTF8Buffer`, not `utf8Start`: a one-scalar literal has no pointer representation.
         text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
@@ -462,119 +462,6 @@ public struct JSONWriter: Sendable {
         var text = text
         if text.hasSuffix(".0") { text.removeLast(2) }
         text.withUTF8 { append($0) }
-    }
-
-    /// Appends `value` quoted and escaped, with a comma before it and a colon after it when asked.
-    @inline(__always)
-    private mutating func appendString(_ value: String, comma: Bool, colon: Bool) {
-        // The string's own storage when it has one (no copy, no reference counting), else a copy's.
-        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ utf8 in
-            appendEscaped(utf8, comma: comma, colon: colon)
-        }) {
-            return done
-        }
-        var value = value
-        value.withUTF8 { utf8 in appendEscaped(utf8, comma: comma, colon: colon) }
-    }
-
-    /// Appends `utf8` as a quoted, escaped JSON string (led by a comma, followed by a colon, when asked).
-    /// Scanned and copied in one pass, eight bytes at a time, straight into the storage after one
-    /// capacity check; the first word that may need an escape hands the rest to ``appendEscapedRest``.
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
-        let count = utf8.count
-        let separators = escapesLineSeparators
-        // The comma, the quotes, the colon, and a word of slack: the last word is stored whole.
-        let target = reserve(count &+ 12)
-        var written = 0
-        if comma {
-            target[0] = UInt8(ascii: ",")
-            written = 1
-        }
-        target[written] = UInt8(ascii: "\"")
-        written &+= 1
-        var index = 0
-        if let base = utf8.baseAddress {
-            let source = UnsafeRawPointer(base)
-            let output = UnsafeMutableRawPointer(target + written)
-            while index &+ 8 <= count {
-                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if JSONEscapeScan.mayNeedEscape(word, separators: separators) { break }
-                output.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
-                index &+= 8
-            }
-            if index &+ 8 > count, index < count {
-                let word = JSONEscapeScan.orderedTailWord(base + index, count &- index)
-                if !JSONEscapeScan.mayNeedEscape(word, separators: separators) {
-                    // Eight bytes stored, `count - index` of them the string's; the rest is overwritten below.
-                    output.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
-                    index = count
-                }
-            }
-            if index < count {
-                storage.count &+= written &+ index
-                appendEscapedRest(base, from: index, count: count, separators: separators)
-                if colon {
-                    append(UInt8(ascii: "\""), UInt8(ascii: ":"))
-                } else {
-                    append(UInt8(ascii: "\""))
-                }
-                return
-            }
-        }
-        written &+= count
-        target[written] = UInt8(ascii: "\"")
-        written &+= 1
-        if colon {
-            target[written] = UInt8(ascii: ":")
-            written &+= 1
-        }
-        storage.count &+= written
-    }
-
-    /// The rest of a string from `start` (a byte that may need an escape), without the closing quote:
-    /// runs that need none are copied whole, found a word at a time.
-    private mutating func appendEscapedRest(
-        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, separators: Bool
-    ) {
-        var runStart = start
-        var index = start
-        while index < count {
-            if index &+ 8 <= count,
-                !JSONEscapeScan.mayNeedEscape(
-                    UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), separators: separators)
-            {
-                index &+= 8
-                continue
-            }
-            guard JSONEscapeScan.needsEscape(base, index, count, separators: separators) else {
-                index &+= 1
-                continue
-            }
-            append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-            let byte = base[index]
-            switch byte {
-            case 0xE2:
-                append(#"\u202"#)
-                append(base[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
-                index &+= 3
-                runStart = index
-                continue
-            case 0x22: append(0x5C, 0x22)
-            case 0x5C: append(0x5C, 0x5C)
-            case 0x08: append(0x5C, UInt8(ascii: "b"))
-            case 0x0C: append(0x5C, UInt8(ascii: "f"))
-            case 0x0A: append(0x5C, UInt8(ascii: "n"))
-            case 0x0D: append(0x5C, UInt8(ascii: "r"))
-            case 0x09: append(0x5C, UInt8(ascii: "t"))
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                append(#"\u00"#)
-                append(hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0x0F)])
-            }
-            index &+= 1
-            runStart = index
-        }
-        append(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
     }
 }
 
