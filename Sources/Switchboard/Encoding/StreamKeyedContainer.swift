@@ -44,8 +44,7 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        try member(key)
-        sink.writer.write(value)
+        try sink.member(key.stringValue, value, level: level)
     }
 
     mutating func encode(_ value: Int8, forKey key: Key) throws {

@@ -109,6 +109,17 @@ final class StreamSink {
         try note(begin, end, level: level, frame: frame)
     }
 
+    /// Writes `key` and an integer `value` into the innermost object as one member (see ``key(_:level:)``).
+    @inline(__always)
+    func member(_ key: String, _ value: Int, level: Int) throws {
+        if finished { return }
+        guard frames.count == level &+ 1 else { throw giveUp() }
+        let frame = frames[level]
+        let begin = keyBegin(frame)
+        let end = writer.member(key, value)
+        try note(begin, end, level: level, frame: frame)
+    }
+
     /// Where the text of the next key of the object `frame` begins: after its quote, and after a
     /// comma unless it is the object's first key.
     @inline(__always)
@@ -173,6 +184,7 @@ final class StreamSink {
     func write<T: Encodable>(_ value: T) throws {
         let type = T.self
         if type == String.self, let string = value as? String { return writer.write(string) }
+        if type == JSONValue.self, let json = value as? JSONValue { return writer.write(json) }
         if type == Int.self, let integer = value as? Int { return writer.write(integer) }
         if type == Bool.self, let flag = value as? Bool { return writer.write(flag) }
         if type == Double.self, let number = value as? Double { return try write(number) }
@@ -183,7 +195,7 @@ final class StreamSink {
             writer.endArray()
             return
         }
-        if type == JSONValue.self || type == Date.self || type == URL.self
+        if type == Date.self || type == URL.self
             || type == Decimal.self || type == Data.self
         {
             // The tree's own boxing; an error sends the value to the tree, which reports it with its path.

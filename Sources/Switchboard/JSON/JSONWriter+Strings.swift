@@ -28,19 +28,25 @@ extension JSONWriter {
 
     /// Appends `utf8` as a quoted, escaped JSON string (led by a comma, followed by a colon, when asked).
     mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
-        let count = utf8.count
         // The comma, the quotes, the colon, and sixteen bytes of slack (the last chunk is stored whole).
-        let target = reserve(count &+ 20)
-        var written = 0
+        let target = reserve(utf8.count &+ 20)
         if comma {
-            target[0] = UInt8(ascii: ",")
-            written = 1
+            target.pointee = UInt8(ascii: ",")
+            storage.count &+= 1
         }
-        target[written] = UInt8(ascii: "\"")
-        written &+= 1
-        let clean = copyClean(utf8, to: target + written)
+        appendReserved(utf8, colon: colon)
+    }
+
+    /// Appends `utf8` quoted and escaped (and a colon when asked) into storage this writer alone
+    /// holds, with room for `utf8.count + 19` more bytes: one pass when nothing needs escaping.
+    @inline(__always)
+    private mutating func appendReserved(_ utf8: UnsafeBufferPointer<UInt8>, colon: Bool) {
+        let count = utf8.count
+        let target = storage.base + storage.count
+        target.pointee = UInt8(ascii: "\"")
+        let clean = copyClean(utf8, to: target + 1)
         if clean < count, let base = utf8.baseAddress {
-            storage.count &+= written &+ clean
+            storage.count &+= 1 &+ clean
             appendEscapedRest(base, from: clean, count: count)
             if colon {
                 append(UInt8(ascii: "\""), UInt8(ascii: ":"))
@@ -49,57 +55,63 @@ extension JSONWriter {
             }
             return
         }
-        written &+= count
-        target[written] = UInt8(ascii: "\"")
-        written &+= 1
+        target[count &+ 1] = UInt8(ascii: "\"")
         if colon {
-            target[written] = UInt8(ascii: ":")
-            written &+= 1
+            target[count &+ 2] = UInt8(ascii: ":")
+            storage.count &+= count &+ 3
+        } else {
+            storage.count &+= count &+ 2
         }
-        storage.count &+= written
     }
 
-    /// ``member(_:_:)`` on the bytes; the value's text ends the member, so a comma is due after it.
+    /// Writes an object key, its colon and an integer value, as one member (see ``member(_:_:)-(String,String)``).
+    /// - Returns: the offset just after the key's escaped text (where its closing quote is).
+    mutating func member(_ key: String, _ value: Int) -> Int {
+        let end = withUTF8(key) { key in appendKey(key, extra: 20) }
+        appendInteger(Int64(value))
+        needsComma = true
+        return end
+    }
+
+    /// ``member(_:_:)-(String,String)`` on the bytes; the value's text ends the member, so a comma is due after it.
     private mutating func appendMember(_ key: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Int {
-        let keyCount = key.count
-        let valueCount = value.count
-        // A comma, four quotes, a colon, and sixteen bytes of slack after each copy.
-        let target = reserve(keyCount &+ valueCount &+ 40)
+        let end = appendKey(key, extra: value.count &+ 20)
+        appendReserved(value, colon: false)
+        needsComma = true
+        return end
+    }
+
+    /// Writes a key and its colon, after a comma when one is due, and leaves room for `extra`
+    /// more bytes (its value) in storage this writer alone holds: returns the offset just after
+    /// the key's escaped text.
+    private mutating func appendKey(_ key: UnsafeBufferPointer<UInt8>, extra: Int) -> Int {
+        let count = key.count
+        // A comma, the quotes, the colon, and sixteen bytes of slack (the last chunk is stored whole).
+        let target = reserve(count &+ 20 &+ extra)
         var written = 0
         if needsComma {
             target[0] = UInt8(ascii: ",")
             written = 1
         }
-        needsComma = true
+        needsComma = false
         target[written] = UInt8(ascii: "\"")
         written &+= 1
-        let keyClean = copyClean(key, to: target + written)
-        guard keyClean == keyCount else {
-            // The key needs escaping (rare): the rest of it, then the value, the slow way.
-            storage.count &+= written &+ keyClean
-            if let keyBase = key.baseAddress { appendEscapedRest(keyBase, from: keyClean, count: keyCount) }
-            let keyEnd = storage.count
+        let clean = copyClean(key, to: target + written)
+        if clean < count, let base = key.baseAddress {
+            // The key needs escaping (rare): the rest of it the slow way.
+            storage.count &+= written &+ clean
+            appendEscapedRest(base, from: clean, count: count)
+            let end = storage.count
             append(UInt8(ascii: "\""), UInt8(ascii: ":"))
-            appendEscaped(value, comma: false, colon: false)
-            return keyEnd
+            _ = reserve(extra)  // the room promised for the value
+            return end
         }
-        written &+= keyCount
-        let keyEnd = storage.count &+ written
+        written &+= count
+        let end = storage.count &+ written
         target[written] = UInt8(ascii: "\"")
         target[written &+ 1] = UInt8(ascii: ":")
-        target[written &+ 2] = UInt8(ascii: "\"")
-        written &+= 3
-        let valueClean = copyClean(value, to: target + written)
-        if valueClean < valueCount, let valueBase = value.baseAddress {
-            storage.count &+= written &+ valueClean
-            appendEscapedRest(valueBase, from: valueClean, count: valueCount)
-            append(UInt8(ascii: "\""))
-            return keyEnd
-        }
-        written &+= valueCount
-        target[written] = UInt8(ascii: "\"")
-        storage.count &+= written &+ 1
-        return keyEnd
+        storage.count &+= written &+ 2
+        return end
     }
 
     /// Copies the bytes of `utf8` to `output` up to the first chunk that may need an escape;

@@ -416,7 +416,7 @@ public struct JSONWriter: Sendable {
 
     // MARK: Formatting
 
-    private mutating func appendInteger(_ value: Int64) {
+    mutating func appendInteger(_ value: Int64) {
         if value < 0 {
             append(UInt8(ascii: "-"))
             appendUnsigned(value.magnitude)
@@ -426,22 +426,22 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func appendUnsigned(_ value: UInt64) {
-        if value < 10 {
-            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
-            return
+        // The number of digits (at most 20), then the digits written backwards straight into the storage.
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20 && value >= limit {
+            digits &+= 1
+            limit = limit &* 10
         }
-        // Up to 20 digits, written backwards into a fixed-size tuple: no allocation.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let target = reserve(digits)
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = 24
-            while rest > 0 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            append(UnsafeRawBufferPointer(rebasing: buffer[index..<24]))
-        }
+        var index = digits
+        repeat {
+            index &-= 1
+            target[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while index > 0
+        storage.count &+= digits
     }
 
     private mutating func appendDouble(_ value: Double) {
