@@ -201,3 +201,26 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(String(decoding: copy.bytes, as: UTF8.self) == lines.joined(separator: "\n") + "\n")
     }
 }
+
+/// Objects of a ``JSONValue`` are written in ascending key order, whatever their size.
+@Suite struct JSONValueOrderTests {
+    @Test func membersComeInAscendingKeyOrderForSmallAndLargeObjects() {
+        for count in [0, 1, 2, 5, 16, 17, 40] {
+            var members: [String: JSONValue] = [:]
+            for index in 0..<count {
+                let key = ["é\(index)", "Z\(index)", "a\(index)", "\(index)", "\u{2028}\(index)"][index % 5]
+                members[key] = JSONValue(integerLiteral: index)
+            }
+            var writer = JSONWriter()
+            writer.write(JSONValue.object(members))
+            var expected = JSONWriter()
+            expected.beginObject()
+            for key in members.keys.sorted() {
+                expected.key(key)
+                expected.write(members[key] ?? .null)
+            }
+            expected.endObject()
+            #expect(writer.bytes == expected.bytes, "\(count) members")
+        }
+    }
+}
