@@ -132,8 +132,8 @@ extension JSONWriter {
             let leads = SIMD16<UInt8>(repeating: separators ? 0xE2 : 0x22)
             while index &+ 16 <= count {
                 let chunk = source.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-                let special = (chunk .< controlLimit) .| (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .== leads)
-                if any(special) { return index }
+                let special = (chunk .< controlLimit) .| (chunk .== quotes) .| (chunk .== backslashes)
+                if any(special .| (chunk .== leads)) { return index }
                 target.storeBytes(of: chunk, toByteOffset: index, as: SIMD16<UInt8>.self)
                 index &+= 16
             }
