@@ -84,7 +84,8 @@ enum FuzzPolicies {
     static func install(on router: Router) {
         for (channel, allowing, allowsSubframes) in policies {
             do {
-                router.setOriginPolicy(try OriginPolicy(allowing: allowing, allowsSubframes: allowsSubframes), for: channel)
+                router.setOriginPolicy(
+                    try OriginPolicy(allowing: allowing, allowsSubframes: allowsSubframes), for: channel)
             } catch {
                 fuzzFail("the fuzz origin policy \(allowing) does not parse: \(error)")
             }

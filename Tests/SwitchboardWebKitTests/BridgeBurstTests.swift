@@ -65,7 +65,7 @@ private func register(_ router: Router, _ name: String) -> Registration {
         #expect(await eventually { embeddedManifest(in: registry.script ?? "") == router.manifest })
         #expect(Set(bridge.registeredNames) == expected)
         #expect(registry.misuses.isEmpty)
-        kept.withLock { $0 }.forEach { $0.cancel() }
+        for token in kept.withLock({ $0 }) { token.cancel() }
         #expect(await eventually { registry.handlers.isEmpty })
         #expect(await eventually { embeddedManifest(in: registry.script ?? "")?.channels == [] })
     }

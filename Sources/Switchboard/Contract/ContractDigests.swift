@@ -65,7 +65,7 @@ enum ContractDigests {
     static func liveChannels(of live: Router.LiveChannels) -> (channels: [Channel], digest: String) {
         var entries: [Router.LiveChannels.Entry] = []
         entries.reserveCapacity(live.count)
-        live.forEach { entries.append($0) }
+        live.forEachChannel { entries.append($0) }
         return sortedChannels(of: entries) { sorted in "sha256:" + SHA256.hex(of: document(of: sorted)) }
     }
 

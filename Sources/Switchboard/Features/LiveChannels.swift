@@ -35,8 +35,8 @@ extension Router {
         }
 
         /// Calls `body` with every live channel's entry (in no particular order).
-        func forEach(_ body: (Entry) -> Void) {
-            trie.forEach { _, entry in body(entry) }
+        func forEachChannel(_ body: (Entry) -> Void) {
+            trie.forEachEntry { _, entry in body(entry) }
         }
 
         /// Brings `channel`'s entry in line with its route changing from `old` to `new`.

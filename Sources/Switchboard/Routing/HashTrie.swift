@@ -45,14 +45,15 @@ struct HashTrie<Value: Sendable>: Sendable {
         if let root {
             self.root = root.setting(hash: hash, name: name, leaf: leaf, shift: 0, delta: &delta)
         } else if let leaf {
-            self.root = TrieNode(bitmap: 0, slots: []).setting(hash: hash, name: name, leaf: leaf, shift: 0, delta: &delta)
+            self.root = TrieNode(bitmap: 0, slots: []).setting(
+                hash: hash, name: name, leaf: leaf, shift: 0, delta: &delta)
         }
         count += delta
     }
 
     /// Calls `body` with every name and its value (in no particular order).
-    func forEach(_ body: (String, Value) -> Void) {
-        root?.forEach(body)
+    func forEachEntry(_ body: (String, Value) -> Void) {
+        root?.forEachEntry(body)
     }
 
     /// Calls `body` with each name whose value differs between `old` and `new`, and its
@@ -256,11 +257,11 @@ final class TrieNode<Value: Sendable>: Sendable {
         return .node(TrieNode(bitmap: (1 &<< firstWay) | (1 &<< secondWay), slots: slots))
     }
 
-    func forEach(_ body: (String, Value) -> Void) {
+    func forEachEntry(_ body: (String, Value) -> Void) {
         for slot in slots {
             switch slot {
             case .leaf(let leaf): body(leaf.name, leaf.value)
-            case .node(let node): node.forEach(body)
+            case .node(let node): node.forEachEntry(body)
             case .collision(let leaves):
                 for leaf in leaves { body(leaf.name, leaf.value) }
             }

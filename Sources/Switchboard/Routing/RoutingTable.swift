@@ -28,6 +28,6 @@ extension HashTrie where Value == Router.Route {
 
     /// Calls `body` with every channel and its route (in no particular order).
     func forEachRoute(_ body: (Channel, Router.Route) -> Void) {
-        forEach { name, route in body(Channel(uncheckedName: name), route) }
+        forEachEntry { name, route in body(Channel(uncheckedName: name), route) }
     }
 }

@@ -60,7 +60,7 @@ private final class Canary: Sendable {}
             #expect(last == router.manifest, "round \(round)")
             #expect(last?.channels == expected, "round \(round)")
             observer.cancel()
-            kept.withLock { $0 }.forEach { $0.cancel() }
+            for token in kept.withLock({ $0 }) { token.cancel() }
         }
     }
 
@@ -156,7 +156,8 @@ private final class Canary: Sendable {}
         #expect(live != Manifest(channels: ["shaped"], features: ["shaping": false], contract: live.contract))
         token.cancel()
         #expect(router.manifest != live)
-        #expect(router.manifest == Manifest(channels: [], features: ["shaping": false], contract: router.manifest.contract))
+        #expect(
+            router.manifest == Manifest(channels: [], features: ["shaping": false], contract: router.manifest.contract))
     }
 
     @Test func observersAreNotToldAManifestEqualToTheLastOne() {
