@@ -161,7 +161,7 @@ public final class RouterBridge {
     /// Brings the registry in line with the router now: removes the handlers of
     /// channels that went away, adds those of new channels (each name once), and
     /// updates the user script when the manifest changed. The bridge does this on
-    /// its own whenever the router's manifest changes (see ``followRouter()``).
+    /// its own soon after the router's manifest changes, once for a burst of changes.
     public func synchronize() {
         let manifest = router.manifest
         let live = Set(manifest.channels.map(\.name)).union(alsoRegisteringNames)

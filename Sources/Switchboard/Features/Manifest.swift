@@ -45,7 +45,7 @@ public struct Manifest: Hashable, Sendable, Codable {
     /// Whether two manifests have the same channels, features and contract.
     ///
     /// Two manifests of one router a few changes apart are compared in O(changes × log n),
-    /// without computing either (see ``Router/LiveChannels/sameManifest(_:_:)``).
+    /// without computing either: only the channels that changed between them are looked at.
     public static func == (lhs: Manifest, rhs: Manifest) -> Bool {
         if lhs.storage === rhs.storage { return true }
         guard let old = lhs.storage.source, let new = rhs.storage.source else {

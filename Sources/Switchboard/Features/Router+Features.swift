@@ -38,6 +38,8 @@ extension Router {
     /// Calls `observer` with the new manifest each time it changes (a handler,
     /// responder or feature comes or goes). The observer runs on the thread that
     /// made the change, or on the thread telling observers about an earlier one.
+    /// Telling costs O(log n) per change: the manifest told is a snapshot whose content
+    /// is computed only when the observer reads it.
     /// - Returns: the token that keeps the observer. Once ``Registration/cancel()``
     ///   returns, the observer is not called again.
     public func observeManifest(_ observer: @escaping @Sendable (Manifest) -> Void) -> Registration {
