@@ -101,7 +101,7 @@ extension Router {
         let hash = RoutingTable.hash(channel.name)
         let (route, chain, access) = state.withLock { state in
             let route = state.table.route(named: channel.name, hash: hash)
-            return (route, state.chain, route?.originPolicy ?? state.defaultOriginPolicy)
+            return (route, state.chain, state.originPolicy(of: route))
         }
         return (route ?? .empty, chain, access)
     }
