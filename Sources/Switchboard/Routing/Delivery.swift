@@ -123,7 +123,8 @@ extension Router {
                 replyHandler?(Router.result(of: outcome, on: message.channel))
                 return outcome
             }
-            return deliver(message, route: nil, reply: replyHandler.map { ReplyState(channel: message.channel, completion: $0) })
+            return deliver(
+                message, route: nil, reply: replyHandler.map { ReplyState(channel: message.channel, completion: $0) })
         }
         let reply = replyHandler.map { ReplyState(channel: message.channel, completion: $0) }
         return dispatch(message, reply: reply, route: route, chain: chain)
