@@ -13,16 +13,24 @@ import Switchboard
 final class ReplyWaiter: Sendable {
     private struct State {
         var value: ReplyValue?
-        var failure: RequestFailure?
+        var failure: Failure?
         /// Whether the reply came (a `Bool` is cheaper to test than the optionals).
         var resolved = false
-        var failed = false
         var waiting = false
 
         var result: Result<ReplyValue, RequestFailure>? {
             guard resolved else { return nil }
-            if failed, let failure { return .failure(failure) }
+            if let failure { return .failure(failure.failure) }
             return value.map { .success($0) }
+        }
+    }
+
+    /// A failure in a box: one reference to move in and out, made only when there is one.
+    private final class Failure: Sendable {
+        let failure: RequestFailure
+
+        init(_ failure: RequestFailure) {
+            self.failure = failure
         }
     }
 
@@ -43,8 +51,7 @@ final class ReplyWaiter: Sendable {
             case .success(let value):
                 state.value = value
             case .failure(let failure):
-                state.failure = failure
-                state.failed = true
+                state.failure = Failure(failure)
             }
             state.resolved = true
             return state.waiting
@@ -62,19 +69,13 @@ final class ReplyWaiter: Sendable {
     func finish() -> Bool {
         // The reply (it may hold the last reference to a user's reply value) is taken out
         // under the lock and released after it.
-        var value: ReplyValue?
-        var failure: RequestFailure?
-        let finished = state.withLock { state -> Bool in
-            guard state.resolved else { return false }
+        let (finished, value, failure) = state.withLock { state -> (Bool, ReplyValue?, Failure?) in
+            guard state.resolved else { return (false, nil, nil) }
             state.resolved = false
-            value = state.value.take()
-            if state.failed {
-                state.failed = false
-                failure = state.failure.take()
-            }
-            return true
+            return (true, state.value.take(), state.failure.take())
         }
-        withExtendedLifetime((value, failure)) {}
+        withExtendedLifetime(value) {}
+        withExtendedLifetime(failure) {}
         return finished
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Cart {
     /// What every line ID starts with; the line's number follows.
     static let lineIDPrefix: StaticString = "gid://shopify/CartLine/"
@@ -17,6 +19,31 @@ extension Cart {
         hasher.combine(attributes.count)
         hasher.combine(Int(bitPattern: pairs))
         return hasher.finalize()
+    }
+
+    /// Whether two lines' attributes are equal (`==`), comparing the values' bytes first.
+    static func sameAttributes(_ first: [String: String], _ second: [String: String]) -> Bool {
+        guard first.count == second.count else { return false }
+        for (key, value) in first {
+            guard let other = second[key], sameText(value, other) else { return false }
+        }
+        return true
+    }
+
+    /// `first == second`, answered from the bytes when they are equal: text with the same
+    /// bytes is equal, and `==` itself compares non-ASCII text through its NFC form.
+    static func sameText(_ first: String, _ second: String) -> Bool {
+        let sameBytes = first.utf8.withContiguousStorageIfAvailable { firstBytes in
+            second.utf8.withContiguousStorageIfAvailable { secondBytes in
+                guard firstBytes.count == secondBytes.count else { return false }
+                guard let firstBase = firstBytes.baseAddress, let secondBase = secondBytes.baseAddress else {
+                    return true
+                }
+                return memcmp(firstBase, secondBase, firstBytes.count) == 0
+            }
+        }
+        if sameBytes == true { return true }
+        return first == second
     }
 
     /// `gid://shopify/CartLine/<number>`, written straight into the string's storage.
