@@ -74,7 +74,8 @@ public final class Cart: Sendable {
         let outcome = state.withLock { state -> Result<T, CartError> in
             // One probe, whatever the number of lines; the line is changed where it is.
             let found = state.lines.slot(hash: hash) {
-                Cart.sameText($0.merchandiseId, line.merchandiseId) && Cart.sameAttributes($0.attributes, line.attributes)
+                Cart.sameText($0.merchandiseId, line.merchandiseId)
+                    && Cart.sameAttributes($0.attributes, line.attributes)
             }
             if let found {
                 return state.lines.modify(found) { existing -> Result<T, CartError> in
