@@ -129,7 +129,7 @@ package struct WireTapeMessage: Sendable {
         if let id = scanned.id {
             switch tape.kind(id) {
             case .string: self.id = .string(tape.string(id))
-            default: self.id = .number(JSONNumber(unchecked: String(decoding: tape.text(id), as: UTF8.self)))
+            default: self.id = .number(JSONNumber(unchecked: JSONTape.validatedString(tape.text(id), isASCII: true)))
             }
         } else {
             self.id = nil

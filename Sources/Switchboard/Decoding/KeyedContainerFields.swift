@@ -113,9 +113,10 @@ class KeyedContainerFields<Owner: SourceDecoder> {
         try decoder.decodeValue(T.self, value, node, .key(key))
     }
 
-    final func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
-        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
-        return try decoder.decodeValue(T.self, value, node, .key(key))
+    /// The member `key`; `nil` when it is missing or null. Not generic, as ``requiredMember(_:)``.
+    final func presentMember(_ key: any CodingKey) -> Source.Value? {
+        guard let value = lookup(key), !Source.isNull(value) else { return nil }
+        return value
     }
 
     final func nestedKeyed<NestedKey: CodingKey>(

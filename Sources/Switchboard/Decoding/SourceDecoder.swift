@@ -120,32 +120,32 @@ extension SourceDecoder {
         _ component: DecodingStep
     ) throws -> T {
         let core = self.core
-        if T.self == String.self, let result = try core.decodeString(value, node, component) as? T { return result }
-        if T.self == Int.self, let result = try core.decodeInteger(Int.self, value, node, component) as? T {
-            return result
+        // `_identityCast` (checked, free) rather than `as? T`: in code generic over `T`,
+        // a `T?` costs a run-time metadata lookup and the cast a dynamic cast per call.
+        if T.self == String.self { return _identityCast(try core.decodeString(value, node, component), to: T.self) }
+        if T.self == Int.self {
+            return _identityCast(try core.decodeInteger(Int.self, value, node, component), to: T.self)
         }
-        if T.self == Bool.self, let result = try core.decodeBool(value, node, component) as? T { return result }
-        if T.self == Double.self, let result = try core.decodeDouble(value, node, component) as? T { return result }
-        if T.self == JSONValue.self, let result = try core.jsonValue(value, node, component) as? T { return result }
-        if T.self == [String: JSONValue].self, let result = try core.jsonObject(value, node, component) as? T {
-            return result
+        if T.self == Bool.self { return _identityCast(try core.decodeBool(value, node, component), to: T.self) }
+        if T.self == Double.self { return _identityCast(try core.decodeDouble(value, node, component), to: T.self) }
+        if T.self == JSONValue.self { return _identityCast(try core.jsonValue(value, node, component), to: T.self) }
+        if T.self == [String: JSONValue].self {
+            return _identityCast(try core.jsonObject(value, node, component), to: T.self)
         }
-        if T.self == [String: String].self, let strings = try core.stringDictionary(value, node, component),
-            let result = strings as? T
-        {
-            return result
+        if T.self == [String: String].self, let strings = try core.stringDictionary(value, node, component) {
+            return _identityCast(strings, to: T.self)
         }
-        if T.self == [JSONValue].self, let result = try core.jsonArray(value, node, component) as? T { return result }
-        if T.self == Date.self, let result = try core.decodeDate(value, node, component) as? T { return result }
-        if T.self == URL.self, let result = try core.decodeURL(value, node, component) as? T { return result }
-        if T.self == Decimal.self, let result = try core.decodeDecimal(value, node, component) as? T { return result }
-        if T.self == Float.self, let result = try core.decodeFloat(value, node, component) as? T { return result }
-        if T.self == Int64.self, let result = try core.decodeInteger(Int64.self, value, node, component) as? T {
-            return result
+        if T.self == [JSONValue].self { return _identityCast(try core.jsonArray(value, node, component), to: T.self) }
+        if T.self == Date.self { return _identityCast(try core.decodeDate(value, node, component), to: T.self) }
+        if T.self == URL.self { return _identityCast(try core.decodeURL(value, node, component), to: T.self) }
+        if T.self == Decimal.self { return _identityCast(try core.decodeDecimal(value, node, component), to: T.self) }
+        if T.self == Float.self { return _identityCast(try core.decodeFloat(value, node, component), to: T.self) }
+        if T.self == Int64.self {
+            return _identityCast(try core.decodeInteger(Int64.self, value, node, component), to: T.self)
         }
-        if T.self == Data.self, let result = try core.decodeData(value, node, component) as? T { return result }
-        if T.self == [String].self, let strings = core.stringArray(value, node), let result = strings as? T {
-            return result
+        if T.self == Data.self { return _identityCast(try core.decodeData(value, node, component), to: T.self) }
+        if T.self == [String].self, let strings = core.stringArray(value, node) {
+            return _identityCast(strings, to: T.self)
         }
         return try decodeStructured(T.self, value, node, component)
     }

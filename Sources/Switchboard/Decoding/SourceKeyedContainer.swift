@@ -19,10 +19,11 @@ protocol KeyedMemberReader: AnyObject {
     func float(_ key: any CodingKey, ifPresent: Bool) throws -> Float?
     func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int?
     func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
-    func value<T: Decodable>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
     associatedtype Value
     /// The member `key`, or `keyNotFound`.
     func requiredMember(_ key: any CodingKey) throws -> Value
+    /// The member `key`; `nil` when it is missing or null.
+    func presentMember(_ key: any CodingKey) -> Value?
     /// The member `value` (found at `key`) as `T`.
     func decodeMember<T: Decodable>(_ type: T.Type, _ value: Value, _ key: any CodingKey) throws -> T
     /// Nested containers and decoders of the member `key`.
@@ -152,7 +153,9 @@ struct SourceKeyedContainer<Fields: KeyedMemberReader, Key: CodingKey>: KeyedDec
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try fields.value(T.self, key, ifPresent: true)
+        // As `decode`: the lookup runs specialised, and no `T?` is made before the end.
+        guard let value = fields.presentMember(key) else { return nil }
+        return try fields.decodeMember(T.self, value, key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(

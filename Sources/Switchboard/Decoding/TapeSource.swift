@@ -70,7 +70,7 @@ enum TapeSource: BodySource {
     static func number(_ value: TapeValue) -> BodyNumber? {
         guard value.entry.kind == JSONTape.Kind.number.rawValue else { return nil }
         if let int = value.tape.smallInteger(value.index) { return .int(int) }
-        return .text(String(decoding: value.tape.text(value.index), as: UTF8.self))
+        return .text(JSONTape.validatedString(value.tape.text(value.index), isASCII: true))
     }
 
     @inline(__always)

@@ -171,9 +171,20 @@ package final class JSONTape: @unchecked Sendable {
         let entry = entries[index]
         let raw = UnsafeBufferPointer(start: bytes + Int(entry.offset), count: Int(entry.length))
         if entry.flags & Flags.escaped == 0 {
-            return String(decoding: raw, as: UTF8.self)
+            return JSONTape.validatedString(raw, isASCII: entry.flags & Flags.nonASCII == 0)
         }
         return JSONTape.unescape(raw)
+    }
+
+    /// A string copied from bytes the scanner has checked are well-formed UTF-8
+    /// (`isASCII`: and all below 0x80, as the scanner's ``Flags/nonASCII`` says), without
+    /// checking them again where the standard library allows it (`UTF8Span`).
+    @inline(__always)
+    package static func validatedString(_ raw: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return String(copying: UTF8Span(unchecked: raw.span, isKnownASCII: isASCII))
+        }
+        return String(decoding: raw, as: UTF8.self)
     }
 
     /// Whether the string entry at `index` equals `key` exactly (as bytes after
@@ -282,19 +293,25 @@ package final class JSONTape: @unchecked Sendable {
         guard levels > 0 else { return false }
         // (A `flat` container may still hold empty containers: one entry each, one level more.)
         if levels >= 2, root.flags & Flags.flat != 0 { return true }
-        // The ends of the open containers, innermost last (the root's is first).
-        var ends = [Int(root.length)]
-        var entry = index + 1
-        while entry < Int(root.length) {
-            while let end = ends.last, entry >= end { ends.removeLast() }
-            let current = entries[entry]
-            if current.kind >= Kind.array.rawValue {
-                guard ends.count < levels else { return false }
-                ends.append(Int(current.length))
+        // The ends of the open containers, innermost last (the root's is first): at most
+        // `levels` of them, and no more than the tape has entries (on the stack when small).
+        let capacity = min(levels, Int(root.length) - index)
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { ends -> Bool in
+            ends[0] = Int(root.length)
+            var open = 1
+            var entry = index + 1
+            while entry < Int(root.length) {
+                while open > 0, entry >= ends[open - 1] { open -= 1 }
+                let current = entries[entry]
+                if current.kind >= Kind.array.rawValue {
+                    guard open < levels else { return false }
+                    ends[open] = Int(current.length)
+                    open += 1
+                }
+                entry += 1
             }
-            entry += 1
+            return true
         }
-        return true
     }
 
     /// The value at `index` as a ``JSONValue``.
@@ -303,7 +320,7 @@ package final class JSONTape: @unchecked Sendable {
         case .null: return .null
         case .false: return .bool(false)
         case .true: return .bool(true)
-        case .number: return .number(JSONNumber(unchecked: String(decoding: text(index), as: UTF8.self)))
+        case .number: return .number(JSONNumber(unchecked: JSONTape.validatedString(text(index), isASCII: true)))
         case .string: return .string(string(index))
         case .array:
             var elements: [JSONValue] = []

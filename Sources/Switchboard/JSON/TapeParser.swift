@@ -439,42 +439,66 @@ struct TapeParser {
     /// Plain ASCII keys compare as bytes; if any key has escapes or non-ASCII
     /// bytes, all compare as Swift strings (canonical equivalence), as
     /// ``JSONValue`` keys do.
+    ///
+    /// Plain keys: each key sets one bit of a 64-bit mask chosen by its length and
+    /// its first and last bytes; only a key whose bit is already set is compared
+    /// (as bytes) with the earlier keys, so distinct keys cost one pass.
     func keysAreUnique(_ container: Int) -> Bool {
         let members = Int(scratch.entries[container].count)
         guard members > 1 else { return true }
+        // Many keys fill the mask: hash them instead (linear, where pairs would be quadratic).
+        guard members <= 32 else { return keyStringsAreUnique(container) }
         let entries = scratch.entries
         let end = entryCount
-        // Key indexes, collected once.
+        // Key indexes, collected as they are checked.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: members) { keys -> Bool in
             var index = container + 1
             var found = 0
-            var plain = true
+            var seenBits: UInt64 = 0
             while index < end {
+                let key = entries[index]
+                if key.flags & (JSONTape.Flags.escaped | JSONTape.Flags.nonASCII) != 0 {
+                    return keyStringsAreUnique(container)
+                }
+                let length = Int(key.length)
+                var bit = UInt64(truncatingIfNeeded: length)
+                if length > 0 {
+                    let first = base[Int(key.offset)]
+                    let last = base[Int(key.offset) &+ length &- 1]
+                    bit = bit &* 7 &+ UInt64(first) &* 3 &+ UInt64(last)
+                }
+                let mask: UInt64 = 1 << (bit & 63)
+                if seenBits & mask != 0 {
+                    for earlier in 0..<found {
+                        let other = entries[keys[earlier]]
+                        if other.length == key.length,
+                            JSONTape.sameBytes(base + Int(other.offset), base + Int(key.offset), length)
+                        {
+                            return false
+                        }
+                    }
+                }
+                seenBits |= mask
                 keys[found] = index
                 found += 1
-                if entries[index].flags & (JSONTape.Flags.escaped | JSONTape.Flags.nonASCII) != 0 { plain = false }
                 let value = index + 1
                 index = entries[value].kind >= JSONTape.Kind.array.rawValue ? Int(entries[value].length) : value + 1
             }
-            if !plain || members > 32 {
-                var seen = Set<String>(minimumCapacity: members)
-                for key in keys.prefix(found) where !seen.insert(keyString(key)).inserted {
-                    return false
-                }
-                return true
-            }
-            for second in 1..<found {
-                let b = entries[keys[second]]
-                for first in 0..<second {
-                    let a = entries[keys[first]]
-                    guard a.length == b.length else { continue }
-                    if JSONTape.sameBytes(base + Int(a.offset), base + Int(b.offset), Int(a.length)) {
-                        return false
-                    }
-                }
-            }
             return true
         }
+    }
+
+    /// ``keysAreUnique(_:)`` comparing the keys as Swift strings (some key has escapes or non-ASCII bytes).
+    func keyStringsAreUnique(_ container: Int) -> Bool {
+        var seen = Set<String>(minimumCapacity: Int(scratch.entries[container].count))
+        var key = container + 1
+        while key < entryCount {
+            if !seen.insert(keyString(key)).inserted { return false }
+            let value = key + 1
+            let entry = scratch.entries[value]
+            key = entry.kind >= JSONTape.Kind.array.rawValue ? Int(entry.length) : value + 1
+        }
+        return true
     }
 
     /// The first key of the object at `container` that an earlier key of it equals
@@ -495,6 +519,7 @@ struct TapeParser {
     func keyString(_ index: Int) -> String {
         let entry = scratch.entries[index]
         let raw = UnsafeBufferPointer(start: base + Int(entry.offset), count: Int(entry.length))
-        return entry.flags & JSONTape.Flags.escaped != 0 ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)
+        if entry.flags & JSONTape.Flags.escaped != 0 { return JSONTape.unescape(raw) }
+        return JSONTape.validatedString(raw, isASCII: entry.flags & JSONTape.Flags.nonASCII == 0)
     }
 }
