@@ -2,7 +2,8 @@ import Switchboard
 import SwitchboardCommerce
 
 /// One router for the life of the process, as the CLI has one: three middleware
-/// (pass, stop, rewrite) registered once, and the reference commerce handlers,
+/// (pass, stop, rewrite) and the origin policies of a few channels (``FuzzPolicies``)
+/// set once, and the reference commerce handlers,
 /// installed afresh for each input (a new cart and wishlist, line ids from 1)
 /// so that an input's outcomes do not depend on the inputs before it.
 final class FuzzRouter: Sendable {
@@ -13,6 +14,7 @@ final class FuzzRouter: Sendable {
     init() {
         router = Router()
         middleware = FuzzMiddleware.install(on: router)
+        FuzzPolicies.install(on: router)
     }
 
     /// Replaces the reference handlers with new ones over an empty cart and wishlist.
@@ -64,5 +66,29 @@ enum FuzzMiddleware {
                     return next(rewritten)
                 }, name: "rewrite"),
         ]
+    }
+}
+
+/// The origin policies every fuzz router sets, so that fuzzing reaches `rejected`: a
+/// message to one of these channels (directly, or rewritten from `legacy.<channel>`,
+/// checked again after the rewrite) is refused unless its `origin` and `mainFrame` fit.
+enum FuzzPolicies {
+    /// Each channel's allowed origin patterns and whether sub-frames may call it.
+    static let policies: [(channel: Channel, allowing: [String], allowsSubframes: Bool)] = [
+        ("removeCartLine", ["https://shop.example.com"], false),
+        ("wishlistEntryUpdate", ["https://*.shop.example", "http://localhost:8080"], true),
+        // Checked before middleware: the stop middleware never sees a refused message.
+        (Channel(stringLiteral: FuzzMiddleware.blocked), ["https://shop.example.com"], false),
+    ]
+
+    static func install(on router: Router) {
+        for (channel, allowing, allowsSubframes) in policies {
+            do {
+                router.setOriginPolicy(
+                    try OriginPolicy(allowing: allowing, allowsSubframes: allowsSubframes), for: channel)
+            } catch {
+                fuzzFail("the fuzz origin policy \(allowing) does not parse: \(error)")
+            }
+        }
     }
 }

@@ -152,7 +152,8 @@ struct ReferencePaths {
     private func compare(_ outcome: WireOutcome, _ expected: WireOutcome, what: String, line: [UInt8]) {
         var same = outcome.kind == expected.kind && outcome.replyJSON == expected.replyJSON
         switch outcome.kind {
-        case .invalid:
+        case .invalid, .rejected:
+            // The key path and message of the decoding error; the policy's reason, word for word.
             same = same && outcome.error == expected.error
         case .failed:
             // Same text, or the CLI's with the failure's kind and channel in front.

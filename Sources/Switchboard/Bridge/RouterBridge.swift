@@ -18,6 +18,12 @@ import Foundation
 /// as registrations come and go. It also publishes the manifest to the page as a
 /// user script (``ManifestScript``), updated on every change.
 ///
+/// It follows the router on the main actor, soon after a change (never inside it, even
+/// on the main thread), once for all the changes made until then: a burst of
+/// registrations or cancellations costs O(log n) each for the handlers (the bridge adds
+/// and removes what changed, found by comparing manifest snapshots, not every channel)
+/// and one script of the manifest (O(n)) at the end. ``synchronize()`` does it now.
+///
 /// Ownership: the bridge holds the router and the registry; the router holds the
 /// bridge only weakly (through its manifest observer), and the registry must not
 /// hold the bridge strongly. Releasing the bridge stops the observation and
@@ -56,8 +62,14 @@ public final class RouterBridge {
         var script: String?
         var stopped = false
         var takenOver = false
+        /// The manifest the handlers were last brought in line with.
+        var synced: Manifest?
+        /// Whether a sync to the router's manifest is scheduled on the main actor.
+        var syncScheduled = false
     }
 
+    /// The names of ``alsoRegistering``.
+    private nonisolated let alsoRegisteringNames: Set<String>
     private nonisolated let registry: any ScriptMessageHandlerRegistry
     private nonisolated let scope: HandlerScope?
     private nonisolated let state = Locked(State())
@@ -87,13 +99,21 @@ public final class RouterBridge {
         self.registry = registry
         self.scope = registry.handlerScope
         self.alsoRegistering = Set(alsoRegistering)
+        self.alsoRegisteringNames = Set(alsoRegistering.map(\.name))
         self.reservedNames = reservedNames
         self.globalName = globalName
         if let scope, let previous = BridgeClaims.claim(scope, for: self, take: takeCleanup) {
             previous.stop(takenOver: true)
         }
-        observation = router.observeManifest { [weak self] _ in
-            RouterBridge.onMainActor { self?.synchronize() }
+        observation = router.observeManifest { [weak self, state] _ in
+            // One sync at a time: changes told before it runs are all taken by it.
+            let schedule = state.withLock { state -> Bool in
+                guard !state.stopped, !state.syncScheduled else { return false }
+                state.syncScheduled = true
+                return true
+            }
+            // Always later, on the main actor: a burst of changes (on the main thread too) is followed once.
+            if schedule { Task { @MainActor in self?.followRouter() } }
         }
         synchronize()
     }
@@ -141,10 +161,10 @@ public final class RouterBridge {
     /// Brings the registry in line with the router now: removes the handlers of
     /// channels that went away, adds those of new channels (each name once), and
     /// updates the user script when the manifest changed. The bridge does this on
-    /// its own whenever the router's manifest changes.
+    /// its own soon after the router's manifest changes, once for a burst of changes.
     public func synchronize() {
         let manifest = router.manifest
-        let live = Set(manifest.channels.map(\.name)).union(alsoRegistering.map(\.name))
+        let live = Set(manifest.channels.map(\.name)).union(alsoRegisteringNames)
         let wanted = live.subtracting(reservedNames)
         let script = ManifestScript.source(for: manifest, globalName: globalName)
         let change = state.withLock { state -> (remove: [String], add: [String], script: String?)? in
@@ -153,14 +173,63 @@ public final class RouterBridge {
             let remove = state.registered.subtracting(wanted).sorted()
             let add = wanted.subtracting(state.registered).sorted()
             state.registered = wanted
+            state.synced = manifest
             let newScript = state.script == script ? nil : script
             state.script = script
             return (remove, add, newScript)
         }
         guard let change else { return }
-        for name in change.remove { registry.removeHandler(named: name) }
-        for name in change.add { registry.addHandler(named: name) }
+        apply(remove: change.remove, add: change.add)
         if let script = change.script { registry.setUserScript(source: script) }
+    }
+
+    /// Follows changes of the router's manifest, once for all the changes told since the
+    /// last time: adds and removes the handlers of the channels that changed since the last
+    /// sync, found by comparing the two manifests' snapshots (O(changes × log n), not
+    /// O(channels)), then publishes the new manifest as the user script (O(channels), once
+    /// for the burst).
+    private func followRouter() {
+        let previous = state.withLock { state -> Manifest? in
+            // Cleared before the manifest is read: a change after the read schedules another sync.
+            state.syncScheduled = false
+            return state.synced
+        }
+        let manifest = router.manifest
+        guard let old = previous?.live, let new = manifest.live else { return synchronize() }
+        let (added, removed) = Router.LiveChannels.changes(from: old, to: new)
+        let change = state.withLock { state -> (remove: [String], add: [String])? in
+            guard !state.stopped else { return nil }
+            var remove: [String] = []
+            var add: [String] = []
+            // A name in `alsoRegistering` stays registered (or, when reserved, in conflict).
+            for name in removed where !alsoRegisteringNames.contains(name) {
+                state.conflicts.remove(name)
+                if state.registered.remove(name) != nil { remove.append(name) }
+            }
+            for name in added {
+                if reservedNames.contains(name) {
+                    state.conflicts.insert(name)
+                } else if state.registered.insert(name).inserted {
+                    add.append(name)
+                }
+            }
+            state.synced = manifest
+            return (remove.sorted(), add.sorted())
+        }
+        guard let change else { return }
+        apply(remove: change.remove, add: change.add)
+        let script = ManifestScript.source(for: manifest, globalName: globalName)
+        let changed = state.withLock { state -> Bool in
+            guard !state.stopped, state.script != script else { return false }
+            state.script = script
+            return true
+        }
+        if changed { registry.setUserScript(source: script) }
+    }
+
+    private func apply(remove: [String], add: [String]) {
+        for name in remove { registry.removeHandler(named: name) }
+        for name in add { registry.addHandler(named: name) }
     }
 
     /// Stops following the router and removes every handler and the script the

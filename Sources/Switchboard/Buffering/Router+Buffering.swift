@@ -179,7 +179,7 @@ extension Router {
         let maxTotal = options.maxKeptTotal
         let step = mutate { state -> Step in
             let route = state.table.route(channel)
-            if let route, route.isLive { return .deliver(route, route.originPolicy ?? state.defaultOriginPolicy) }
+            if let route, route.isLive { return .deliver(route, state.originPolicy(of: route)) }
             var again = [kept] + rest.filter { !($0.reply?.isResolved ?? false) }
             again += state.buffer.endDrain(channel)
             state.updateRoute(channel) { route in route.isDraining = false }

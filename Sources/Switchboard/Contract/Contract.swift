@@ -231,7 +231,7 @@ extension JSONValue {
 }
 
 /// The types registered on one channel: its event handlers' types and its responder's request type.
-struct ContractChannelTypes {
+struct ContractChannelTypes: Sendable {
     var handlers: [any Event.Type] = []
     var responder: (any Request.Type)?
 
@@ -304,21 +304,6 @@ enum DerivedSchemas {
         let result = Derived(schema: schema, definitions: deriver.definitions.mapValues { JSONSchema($0) })
         kept.withLock { $0[id] = $0[id] ?? result }
         return result
-    }
-}
-
-extension Router.Route {
-    /// Whether two routes decode the same types (their handlers' event types and their
-    /// responder's request type), so the channel's contract is the same. O(handlers).
-    static func sameContractTypes(_ old: Router.Route?, _ new: Router.Route?) -> Bool {
-        func responderType(_ route: Router.Route?) -> ObjectIdentifier? {
-            route?.responder.map { ObjectIdentifier(type(of: $0.responder)) }
-        }
-        guard responderType(old) == responderType(new) else { return false }
-        let oldTypes = old?.handlers.map(\.eventType) ?? []
-        let newTypes = new?.handlers.map(\.eventType) ?? []
-        if oldTypes.count == newTypes.count, oldTypes == newTypes { return true }
-        return Set(oldTypes) == Set(newTypes)
     }
 }
 

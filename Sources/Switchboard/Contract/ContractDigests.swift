@@ -14,10 +14,23 @@ enum ContractDigests {
         let handler: ObjectIdentifier?
         let otherHandlers: [ObjectIdentifier]
         let responder: ObjectIdentifier?
+
+        /// The key of a live channel named `name` with `route`.
+        init(name: String, route: Router.Route) {
+            var handler: ObjectIdentifier?
+            var otherHandlers: [ObjectIdentifier] = []
+            for entry in route.handlers where entry.eventType != handler && !otherHandlers.contains(entry.eventType) {
+                if handler == nil { handler = entry.eventType } else { otherHandlers.append(entry.eventType) }
+            }
+            self.name = name
+            self.handler = handler
+            self.otherHandlers = otherHandlers
+            self.responder = route.responder.map { ObjectIdentifier(type(of: $0.responder)) }
+        }
     }
 
     /// One channel's part of the canonical document: `"NAME":{…}`, and the definitions its schemas use.
-    struct Part: Sendable {
+    struct Part: Sendable, Equatable {
         let bytes: [UInt8]
         let definitions: [String: JSONSchema]
     }
@@ -37,39 +50,35 @@ enum ContractDigests {
     /// also how many channel parts are kept.
     static let keyCapacity = 65_536
 
-    /// The ``Contract/digest`` of the table's live channels (those in `only`, when given).
-    static func digest(of table: Router.RoutingTable, only: Set<Channel>? = nil) -> String {
-        liveChannels(of: table, only: only).digest
+    /// The ``Contract/digest`` of the table's live channels in `only` (a page's narrower manifest).
+    static func digest(of table: Router.RoutingTable, only: Set<Channel>) -> String {
+        var entries: [Router.LiveChannels.Entry] = []
+        table.forEachRoute { channel, route in
+            guard route.isLive, only.contains(channel) else { return }
+            entries.append(Router.LiveChannels.Entry(name: channel.name, route: route))
+        }
+        // Its definitions are those its channels refer to.
+        return sortedChannels(of: entries) { _ in Contract(table: table).restricted(to: only).digest }.digest
     }
 
-    /// The table's live channels (those in `only`, when given), sorted, and the ``Contract/digest`` of their contract.
-    static func liveChannels(
-        of table: Router.RoutingTable, only: Set<Channel>? = nil
+    /// The live channels, sorted, and the ``Contract/digest`` of their contract.
+    static func liveChannels(of live: Router.LiveChannels) -> (channels: [Channel], digest: String) {
+        var entries: [Router.LiveChannels.Entry] = []
+        entries.reserveCapacity(live.count)
+        live.forEachChannel { entries.append($0) }
+        return sortedChannels(of: entries) { sorted in "sha256:" + SHA256.hex(of: document(of: sorted)) }
+    }
+
+    /// The channels of `entries`, sorted, and their digest: a kept one, else `make`'s (given the sorted entries).
+    private static func sortedChannels(
+        of entries: [Router.LiveChannels.Entry], make: ([Router.LiveChannels.Entry]) -> String
     ) -> (channels: [Channel], digest: String) {
-        var keys: [ChannelKey] = []
-        keys.reserveCapacity(table.count)
-        table.forEachRoute { channel, route in
-            guard route.isLive, only?.contains(channel) ?? true else { return }
-            var handler: ObjectIdentifier?
-            var otherHandlers: [ObjectIdentifier] = []
-            for entry in route.handlers where entry.eventType != handler && !otherHandlers.contains(entry.eventType) {
-                if handler == nil { handler = entry.eventType } else { otherHandlers.append(entry.eventType) }
-            }
-            let responder = route.responder.map { ObjectIdentifier(type(of: $0.responder)) }
-            keys.append(
-                ChannelKey(name: channel.name, handler: handler, otherHandlers: otherHandlers, responder: responder))
-        }
         // The order of the document's `channels` keys (JSONWriter sorts object keys by `<`).
-        keys.sort { $0.name < $1.name }
+        let entries = entries.sorted { $0.key.name < $1.key.name }
+        let keys = entries.map(\.key)
         let channels = keys.map { Channel(uncheckedName: $0.name) }
         if let known = kept.withLock({ $0.digests[keys] }) { return (channels, known) }
-        let digest: String
-        if let only {
-            // A page's narrower manifest (`manifest(for:)`): its definitions are those its channels refer to.
-            digest = Contract(table: table).restricted(to: only).digest
-        } else {
-            digest = "sha256:" + SHA256.hex(of: document(of: keys, in: table))
-        }
+        let digest = make(entries)
         // What the cache drops is released after the lock (only strings and arrays, but the rule is kept).
         let dropped: Kept? = kept.withLock { kept in
             var dropped: Kept?
@@ -87,22 +96,24 @@ enum ContractDigests {
         return (channels, digest)
     }
 
-    /// The canonical text of the contract of the channels of `keys` (live in `table`, sorted
-    /// by name): ``Contract/json``'s bytes.
-    private static func document(of keys: [ChannelKey], in table: Router.RoutingTable) -> [UInt8] {
-        var parts = kept.withLock { kept in keys.map { kept.parts[$0] } }
+    /// One channel's part of the canonical document: a kept one, else derived (outside any lock:
+    /// deriving may run the types' `init(from:)`) and kept.
+    static func part(of entry: Router.LiveChannels.Entry) -> Part {
+        parts(of: [entry]).first ?? Part(bytes: [], definitions: [:])
+    }
+
+    /// Each channel's part of the canonical document, kept or derived.
+    private static func parts(of entries: [Router.LiveChannels.Entry]) -> [Part] {
+        var parts = kept.withLock { kept in entries.map { kept.parts[$0.key] } }
         var derived: [ChannelKey: Part] = [:]
         for index in parts.indices where parts[index] == nil {
-            let channel = Channel(uncheckedName: keys[index].name)
-            guard let route = table.route(channel) else { continue }
-            // Outside the lock: deriving may run the types' init(from:).
-            let (entry, definitions) = ContractChannelTypes(route: route).entry()
+            let (entry, definitions) = entries[index].types.entry()
             var writer = JSONWriter(escapesLineSeparators: false)
-            writer.key(channel.name)
+            writer.key(entries[index].key.name)
             writer.write(entry.document)
             let part = Part(bytes: writer.bytes, definitions: definitions)
             parts[index] = part
-            derived[keys[index]] = part
+            derived[entries[index].key] = part
         }
         if !derived.isEmpty {
             let dropped: [ChannelKey: Part]? = kept.withLock { kept in
@@ -116,11 +127,17 @@ enum ContractDigests {
             }
             withExtendedLifetime(dropped) {}
         }
+        return parts.compactMap { $0 }
+    }
+
+    /// The canonical text of the contract of the channels of `entries` (sorted by name):
+    /// ``Contract/json``'s bytes.
+    private static func document(of entries: [Router.LiveChannels.Entry]) -> [UInt8] {
+        let parts = parts(of: entries)
         // `{"$defs":{…},"$schema":"…","channels":{…}}`: the document's keys in ascending order.
         var definitions: [String: JSONSchema] = [:]
         var size = 64
         for part in parts {
-            guard let part else { continue }
             size += part.bytes.count + 1
             if !part.definitions.isEmpty { definitions.merge(part.definitions) { first, _ in first } }
         }
@@ -138,7 +155,6 @@ enum ContractDigests {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for part in parts {
-            guard let part else { continue }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             bytes.append(contentsOf: part.bytes)

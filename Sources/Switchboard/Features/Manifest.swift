@@ -9,13 +9,20 @@
 /// ```
 /// A router's manifest carries ``contract``, the ``Contract/digest`` of its live
 /// channels' contract, so a page can check at start-up that it speaks the app's contract.
+///
+/// A router's manifest (``Router/manifest``, or one told to an observer) is a snapshot
+/// taken in O(1): its channels, features and contract are computed from the snapshot
+/// the first time one of them is read (O(n log n) in the channels, outside every lock),
+/// and kept. Manifests compare and hash by content.
 public struct Manifest: Hashable, Sendable, Codable {
     /// Channels with at least one handler or a responder, sorted.
-    public let channels: [Channel]
+    public var channels: [Channel] { storage.content.channels }
     /// Each declared feature's state.
-    public let features: [String: Bool]
+    public var features: [String: Bool] { storage.content.features }
     /// The ``Contract/digest`` of the live channels' ``Contract`` (`sha256:…`); `nil` when unknown.
-    public let contract: String?
+    public var contract: String? { storage.content.contract }
+
+    private let storage: ManifestStorage
 
     /// Creates a manifest.
     /// - Parameters:
@@ -23,27 +30,37 @@ public struct Manifest: Hashable, Sendable, Codable {
     ///   - features: each declared feature's state.
     ///   - contract: the digest of the channels' contract, if known.
     public init(channels: [Channel], features: [String: Bool], contract: String? = nil) {
-        self.channels = channels.sorted()
-        self.features = features
-        self.contract = contract
+        storage = ManifestStorage(
+            content: ManifestStorage.Content(channels: channels.sorted(), features: features, contract: contract))
     }
 
-    /// The manifest of a routing table: its live channels, sorted, and each feature's state.
-    /// O(n log n) in the channels; the router computes it outside its lock.
-    init(table: Router.RoutingTable, features: [String: Feature]) {
-        let (live, digest) = ContractDigests.liveChannels(of: table)
-        var enabled: [String: Bool] = [:]
-        for (name, feature) in features {
-            enabled[name] = feature.channels.allSatisfy { table.route($0)?.isLive ?? false }
+    /// The manifest of a router's live channels and declared features, computed when first read.
+    init(live: Router.LiveChannels, features: [String: Feature]) {
+        storage = ManifestStorage(live: live, declared: features)
+    }
+
+    /// The router's snapshot this manifest was taken from; `nil` for one made from its parts or decoded.
+    var live: Router.LiveChannels? { storage.source?.live }
+
+    /// Whether two manifests have the same channels, features and contract.
+    ///
+    /// Two manifests of one router a few changes apart are compared in O(changes × log n),
+    /// without computing either: only the channels that changed between them are looked at.
+    public static func == (lhs: Manifest, rhs: Manifest) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        guard let old = lhs.storage.source, let new = rhs.storage.source else {
+            return lhs.storage.content == rhs.storage.content
         }
-        self.init(sortedChannels: live, features: enabled, contract: digest)
+        switch Router.LiveChannels.sameManifest(old.live, new.live) {
+        case false?: return false
+        case true?: return old.declared == new.declared || old.enabled == new.enabled
+        case nil: return lhs.storage.content == rhs.storage.content
+        }
     }
 
-    /// A manifest of channels already sorted.
-    private init(sortedChannels: [Channel], features: [String: Bool], contract: String?) {
-        self.channels = sortedChannels
-        self.features = features
-        self.contract = contract
+    /// Hashes the channels, features and contract.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.content)
     }
 
     private enum CodingKeys: String, CodingKey { case channels, features, contract }

@@ -16,29 +16,30 @@ extension Router {
     /// Whether every channel `feature` needs has a handler or responder now
     /// (whether or not the feature was declared).
     public func isEnabled(_ feature: Feature) -> Bool {
-        let table = state.withLock { $0.table }
-        return feature.channels.allSatisfy { table.route($0)?.isLive ?? false }
+        let live = state.withLock { $0.live }
+        return feature.channels.allSatisfy { live.contains($0) }
     }
 
     /// Whether the declared feature named `name` is enabled; `false` for an undeclared name.
     public func isEnabled(featureNamed name: String) -> Bool {
-        let (table, feature) = state.withLock { ($0.table, $0.features[name]) }
+        let (live, feature) = state.withLock { ($0.live, $0.features[name]) }
         guard let feature else { return false }
-        return feature.channels.allSatisfy { table.route($0)?.isLive ?? false }
+        return feature.channels.allSatisfy { live.contains($0) }
     }
 
     /// The channels that have a handler or responder, and each declared feature's state.
     ///
-    /// Computed when asked, from a snapshot of the routing table (outside the
-    /// router's lock): O(n log n) in the number of channels.
+    /// A snapshot taken in O(1); its channels, features and contract are computed the first
+    /// time one is read (outside the router's lock): O(n log n) in the number of channels.
     public var manifest: Manifest {
-        let (table, features) = state.withLock { ($0.table, $0.features) }
-        return Manifest(table: table, features: features)
+        state.withLock { Manifest(live: $0.live, features: $0.features) }
     }
 
     /// Calls `observer` with the new manifest each time it changes (a handler,
     /// responder or feature comes or goes). The observer runs on the thread that
     /// made the change, or on the thread telling observers about an earlier one.
+    /// Telling costs O(log n) per change: the manifest told is a snapshot whose content
+    /// is computed only when the observer reads it.
     /// - Returns: the token that keeps the observer. Once ``Registration/cancel()``
     ///   returns, the observer is not called again.
     public func observeManifest(_ observer: @escaping @Sendable (Manifest) -> Void) -> Registration {

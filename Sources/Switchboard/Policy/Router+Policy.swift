@@ -32,7 +32,7 @@ extension Router {
     public func originPolicy(for channel: Channel) -> OriginPolicy? {
         let hash = RoutingTable.hash(channel.name)
         return state.withLock { state in
-            state.table.route(named: channel.name, hash: hash)?.originPolicy ?? state.defaultOriginPolicy
+            state.originPolicy(of: state.table.route(named: channel.name, hash: hash))
         }
     }
 
@@ -48,7 +48,7 @@ extension Router {
         let (table, features, defaultPolicy) = state.withLock { ($0.table, $0.features, $0.defaultOriginPolicy) }
         func callable(_ channel: Channel, _ route: Route?) -> Bool {
             guard let route, route.isLive else { return false }
-            guard let policy = route.originPolicy ?? defaultPolicy else { return true }
+            guard let policy = Route.appliedOriginPolicy(route, default: defaultPolicy) else { return true }
             return policy.rejection(of: sender, on: channel) == nil
         }
         var channels: [Channel] = []
@@ -122,5 +122,23 @@ extension Router {
         diagnostics.emit(.rejected(rejection))
         replyHandler?(.failure(.rejected(rejection.channel, rejection)))
         return .rejected(rejection)
+    }
+}
+
+extension Router.Route {
+    /// The ``OriginPolicy`` that applies to a channel whose route is `route`: the channel's
+    /// own, else `defaultPolicy` (the router's default); `nil` when none applies.
+    @inline(__always)
+    static func appliedOriginPolicy(_ route: Router.Route?, default defaultPolicy: OriginPolicy?) -> OriginPolicy? {
+        route?.originPolicy ?? defaultPolicy
+    }
+}
+
+extension Router.State {
+    /// The ``OriginPolicy`` that applies to a channel whose route is `route` (see
+    /// ``Router/Route/appliedOriginPolicy(_:default:)``).
+    @inline(__always)
+    func originPolicy(of route: Router.Route?) -> OriginPolicy? {
+        Router.Route.appliedOriginPolicy(route, default: defaultOriginPolicy)
     }
 }

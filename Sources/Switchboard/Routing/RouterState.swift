@@ -7,6 +7,8 @@ extension Router {
     struct State: Sendable {
         /// The routes: a persistent snapshot, replaced (O(log n)) on every change.
         var table = RoutingTable()
+        /// The live channels and their contract types, for the manifest (kept in step with `table`).
+        var live = LiveChannels()
         /// The middleware chain, in registration order.
         var chain = MiddlewareChain.empty
         /// Messages kept for channels with no handler yet, and those queued behind their delivery.
@@ -27,7 +29,8 @@ extension Router {
         }
 
         /// Changes the route of `channel`, removing it when it holds nothing. A change of
-        /// whether the channel is live, or of the types it decodes, marks the manifest changed.
+        /// whether the channel is live, or of the types it decodes, updates `live` and marks
+        /// the manifest changed: O(log n).
         /// - Returns: the route before and after the change.
         @discardableResult
         mutating func updateRoute(_ channel: Channel, _ change: (inout Route.Parts) -> Void) -> (Route?, Route?) {
@@ -37,9 +40,7 @@ extension Router {
             let route = Route(parts)
             let new = route.isVacant ? nil : route
             table.set(channel, new)
-            if (old?.isLive ?? false) != (new?.isLive ?? false) || !Route.sameContractTypes(old, new) {
-                manifest.changed()
-            }
+            if live.update(channel, from: old, to: new) { manifest.changed() }
             return (old, new)
         }
     }
@@ -93,19 +94,22 @@ extension Router {
     /// see is the current one. A change made meanwhile (by an observer, or another
     /// thread) is told by the same loop; changes that come faster than observers
     /// are told may be told together, as the manifest after the last of them.
+    ///
+    /// A change costs O(log n) here: the manifest is a snapshot of the live channels,
+    /// computed only when an observer reads it, and whether it differs from the last one
+    /// told is found by comparing the two snapshots' changed paths (``Manifest/==``).
     static func notifyManifestObservers(_ state: Locked<State>) {
         var told: Manifest?
         while true {
-            let next = state.withLock { state -> (RoutingTable, [String: Feature], Manifest?)? in
+            let next = state.withLock { state -> (Manifest, Manifest?, [ManifestNotices.Observer])? in
                 guard state.manifest.takeChange(told: told) else { return nil }
-                return (state.table, state.features, state.manifest.lastTold)
+                let manifest = Manifest(live: state.live, features: state.features)
+                return (manifest, state.manifest.lastTold, state.manifest.observers)
             }
-            guard let (table, features, last) = next else { return }
-            // Computed outside the lock: O(n log n) in the channels, never while a message waits.
-            let manifest = Manifest(table: table, features: features)
+            guard let (manifest, last, observers) = next else { return }
             told = manifest
-            guard manifest != last else { continue }
-            let observers = state.withLock { $0.manifest.observers }
+            // Outside the lock: comparing may derive a changed channel's contract part (user types' init(from:)).
+            if let last, manifest == last { continue }
             for entry in observers where !entry.cancelled.isCancelled { entry.observer(manifest) }
         }
     }
