@@ -406,43 +406,11 @@ public struct JSONWriter: Sendable {
             endArray()
         case .object(let members):
             beginObject()
-            writeSorted(members)
-            endObject()
-        }
-    }
-
-    /// Writes the members of an object in ascending order of their keys: positions in the
-    /// dictionary sorted in a buffer on the stack (an insertion sort for the usual few members),
-    /// so no array of members is made, copied and released.
-    private mutating func writeSorted(_ members: [String: JSONValue]) {
-        let count = members.count
-        guard count > 16 else {
-            withUnsafeTemporaryAllocation(of: Dictionary<String, JSONValue>.Index.self, capacity: count) { order in
-                guard let base = order.baseAddress else { return }
-                var index = members.startIndex
-                for position in 0..<count {
-                    var slot = position
-                    // Shift the larger keys up, then put this member in their place.
-                    while slot > 0 && members[index].key < members[base[slot - 1]].key {
-                        (base + slot).initialize(to: base[slot - 1])
-                        (base + slot - 1).deinitialize(count: 1)
-                        slot -= 1
-                    }
-                    (base + slot).initialize(to: index)
-                    members.formIndex(after: &index)
-                }
-                for position in 0..<count {
-                    let (key, member) = members[base[position]]
-                    self.key(key)
-                    write(member)
-                }
-                base.deinitialize(count: count)
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                self.key(key)
+                write(member)
             }
-            return
-        }
-        for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-            self.key(key)
-            write(member)
+            endObject()
         }
     }
 
