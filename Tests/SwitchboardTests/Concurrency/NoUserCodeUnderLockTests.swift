@@ -39,7 +39,8 @@ import Testing
         let first = router.on(Knock.self) { [owner] _ in _ = owner }
         owner?.tokens = [first, router.on(Other.self) { _ in }]
         owner = nil  // now only the first handler holds the owner (and so its tokens)
-        guard await finishesWithoutDeadlock("replaceHandlers", { _ = router.replaceHandlers(of: Knock.self) { _, _ in } })
+        guard
+            await finishesWithoutDeadlock("replaceHandlers", { _ = router.replaceHandlers(of: Knock.self) { _, _ in } })
         else { return }
         #expect(!router.isHandled(Other.channel))
     }
@@ -168,14 +169,17 @@ import Testing
                 })
         else { return }
         // Shrinking: switching to drop discards the kept one.
-        guard await finishesWithoutDeadlock("setBufferPolicy", { router.setBufferPolicy(.drop, for: Knock.channel) }) else {
+        guard await finishesWithoutDeadlock("setBufferPolicy", { router.setBufferPolicy(.drop, for: Knock.channel) })
+        else {
             return
         }
         // Expiry.
         router.setBufferPolicy(.keep(max: 5, for: .milliseconds(1)), for: Other.channel)
         _ = router.receive(Message(channel: Other.channel, body: ["probe": probe()]))
         try? await Task.sleep(for: .milliseconds(20))
-        guard await finishesWithoutDeadlock("discardExpiredMessages", { router.discardExpiredMessages() }) else { return }
+        guard await finishesWithoutDeadlock("discardExpiredMessages", { router.discardExpiredMessages() }) else {
+            return
+        }
         #expect(await Stress.eventually(within: .seconds(10)) { calls.withLock { $0 } == 3 })
     }
 
