@@ -262,3 +262,79 @@ import Testing
         #expect(wishlist.snapshot.entries == model)
     }
 }
+
+/// The stores' own hash (``StoreHasher``) and hash table (``SlotIndex``): equal keys as `String`
+/// compares them (canonical equivalence) are one key, and removals keep every other key found.
+@Suite struct StoreHashingTests {
+    @Test func canonicallyEquivalentAttributesAreOneLine() throws {
+        let cart = Cart()
+        // Precomposed and decomposed é; the Kelvin sign and K; the Greek question mark and ;.
+        let composed = ["name": "Caf\u{E9} K;", "\u{212A}ey": "\u{2126}hm", "city": "Z\u{FC}rich \u{20AC}"]
+        let decomposed = ["name": "Cafe\u{301} \u{212A}\u{37E}", "Key": "\u{3A9}hm", "city": "Zu\u{308}rich \u{20AC}"]
+        #expect(composed == decomposed)
+        try cart.add(AddCartLine(merchandiseId: "caf\u{E9}", productId: "p", quantity: 1, attributes: composed))
+        let merged = try cart.add(
+            AddCartLine(merchandiseId: "cafe\u{301}", productId: "p", quantity: 2, attributes: decomposed))
+        #expect(merged.quantity == 3)
+        #expect(cart.lines.count == 1)
+        try cart.add(AddCartLine(merchandiseId: "cafe", productId: "p", quantity: 1, attributes: composed))
+        #expect(cart.lines.count == 2)
+    }
+
+    @Test func canonicallyEquivalentWishlistIDsAreOneEntry() {
+        let wishlist = Wishlist()
+        wishlist.apply(WishlistEntryUpdate(id: WishlistEntryID(productId: "\u{212A}-\u{E9}"), isWishlisted: true))
+        #expect(wishlist.contains(WishlistEntryID(productId: "K-e\u{301}")))
+        wishlist.apply(WishlistEntryUpdate(id: WishlistEntryID(productId: "K-e\u{301}"), isWishlisted: false))
+        #expect(wishlist.entries.isEmpty)
+    }
+
+    @Test func equalStringsHashEquallyWhateverTheirLengthAndForm() {
+        func hash(_ string: String) -> Int {
+            var hasher = StoreHasher()
+            hasher.combine(string)
+            return hasher.finalize()
+        }
+        let samples = [
+            "", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnopq",
+            "\u{E9}", "e\u{301}", "\u{1F642}", "\u{212B}", "\u{C5}", "A\u{30A}", "\u{2000}", "\u{2002}", "\u{FB2A}",
+            "\u{D55C}", "\u{1112}\u{1161}\u{11AB}", "q\u{307}\u{323}", "q\u{323}\u{307}",
+        ]
+        for first in samples {
+            for second in samples where first == second {
+                #expect(hash(first) == hash(second), "\(Array(first.unicodeScalars)) \(Array(second.unicodeScalars))")
+            }
+        }
+        // Lengths are part of the hash: short strings that share bytes still differ.
+        let distinct = Set(["a", "aa", "aaa", "aaaa", "aaaaa", "aaaaaaaa", "aaaaaaaaa", "ab", "ba"].map(hash))
+        #expect(distinct.count == 9)
+    }
+
+    @Test func aSlotIndexFindsEverySlotThroughCollisionsAndRemovals() {
+        var index = SlotIndex()
+        var model: [Int: Int] = [:]  // slot → hash
+        var live: [Int] = []
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        // Few distinct hashes, so long runs of equal and neighbouring buckets form and are shifted back.
+        for slot in 0..<1_200 {
+            if next(3) == 0, !live.isEmpty {
+                let victim = live.remove(at: next(live.count))
+                index.remove(model[victim] ?? 0, slot: victim)
+                model[victim] = nil
+            }
+            let hash = next(40) - 20
+            index.insert(hash, slot: slot)
+            model[slot] = hash
+            live.append(slot)
+        }
+        #expect(index.count == model.count)
+        for (slot, hash) in model {
+            #expect(index.first(hash) { $0 == slot } == slot)
+        }
+        for slot in 1_200..<1_210 { #expect(index.first(next(40) - 20) { $0 == slot } == nil) }
+    }
+}

@@ -51,8 +51,7 @@ extension Router {
         if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
             return reject(rejection, replyHandler: replyHandler)
         }
-        let reply = ReplyState(channel: message.channel, completion: replyHandler)
-        return dispatch(message, reply: reply, route: route, chain: chain)
+        return dispatch(message, replyHandler: replyHandler, route: route, chain: chain)
     }
 
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
@@ -90,8 +89,7 @@ extension Router {
             return reject(rejection, replyHandler: replyHandler)
         }
         let message = Message(channel: channel, body: body, id: id, sender: sender)
-        let reply = replyHandler.map { ReplyState(channel: channel, completion: $0) }
-        return dispatch(message, reply: reply, route: found ?? .empty, chain: chain)
+        return dispatch(message, replyHandler: replyHandler, route: found ?? .empty, chain: chain)
     }
 
     /// The route of `channel` (``Route/empty`` when it has none), the middleware chain and
@@ -110,6 +108,26 @@ extension Router {
     func currentRoute(of channel: Channel) -> Route {
         let hash = RoutingTable.hash(channel.name)
         return state.withLock { $0.table.route(named: channel.name, hash: hash) } ?? .empty
+    }
+
+    /// ``dispatch(_:reply:route:chain:)`` for a caller's `replyHandler`. When the channel has
+    /// only handlers and there is no middleware, nothing but the handlers' run can answer the
+    /// caller, and it does so before this returns: `replyHandler` is called directly, once,
+    /// with no reply state made, locked or shared (the usual event).
+    private func dispatch(
+        _ message: Message, replyHandler: ReplyState.Completion?, route: Route, chain: MiddlewareChain
+    ) -> Outcome {
+        if chain.entries.isEmpty, !route.isDraining, route.responder == nil, !route.handlers.isEmpty {
+            // `nil`: every handler was cancelled after the route was read; delivered again below, as usual.
+            if let outcome = handlersOutcome(message, route: route) {
+                replyHandler?(Router.result(of: outcome, on: message.channel))
+                return outcome
+            }
+            return deliver(
+                message, route: nil, reply: replyHandler.map { ReplyState(channel: message.channel, completion: $0) })
+        }
+        let reply = replyHandler.map { ReplyState(channel: message.channel, completion: $0) }
+        return dispatch(message, reply: reply, route: route, chain: chain)
     }
 
     /// Runs the middleware chain (if any) and delivery.
@@ -179,24 +197,31 @@ extension Router {
 
     /// Delivers a message to the handlers of a channel without a responder.
     private func deliverToHandlers(_ message: Message, route: Route, reply: ReplyState?) -> Outcome {
+        // Every handler was cancelled after the route was read: route it again.
+        guard let outcome = handlersOutcome(message, route: route) else {
+            return deliver(message, route: nil, reply: reply)
+        }
+        if let reply { reply.answer(Router.result(of: outcome, on: message.channel)) }
+        return outcome
+    }
+
+    /// Runs the handlers of a channel without a responder: ``Outcome/handled(count:)``,
+    /// ``Outcome/failed(_:)`` (the handlers that threw) or ``Outcome/invalid(_:)`` (reported to
+    /// diagnostics); `nil` when every handler was cancelled after the route was read. The
+    /// caller's reply is ``result(of:on:)`` of the outcome.
+    private func handlersOutcome(_ message: Message, route: Route) -> Outcome? {
         let context = MessageContext(message: message, options: options.decoding)
         let errors: [String]
         let called: Int
         do {
             (errors, called) = try runHandlers(route, context: context)
         } catch {
-            return invalid(error, on: context.channel, reply: reply)
+            diagnostics.emit(.invalidBody(context.channel, error))
+            return .invalid(error)
         }
-        // Every handler was cancelled after the route was read: route it again.
-        if called == 0 { return deliver(message, route: nil, reply: reply) }
-        if errors.isEmpty {
-            if let reply { reply.answer(.success(.none)) }
-            return .handled(count: called)
-        }
-        let channel = context.channel
-        let failure = HandlerFailure(channel: channel, errors: errors, succeeded: called - errors.count)
-        if let reply { reply.answer(.failure(.responderFailed(channel, message: failure.message))) }
-        return .failed(failure)
+        if called == 0 { return nil }
+        if errors.isEmpty { return .handled(count: called) }
+        return .failed(HandlerFailure(channel: context.channel, errors: errors, succeeded: called - errors.count))
     }
 
     /// Delivers a message to the channel's responder (and its handlers), or applies

@@ -10,11 +10,16 @@ import Foundation
 /// `state` happens inside `withLock`, which is what makes the
 /// `@unchecked Sendable` conformance sound.
 package final class Locked<State>: @unchecked Sendable {
+    // Both `@usableFromInline` (and so not `private`), for `withLock` to be `@inlinable`:
+    // other modules of the package (the stores, the wire session) lock once or more per
+    // message, and a generic call across modules is not specialized otherwise. Nothing
+    // but `init`, `deinit` and `withLock` touches them.
+
     /// Allocated once and never moved (a pthread mutex must keep its address).
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // `@exclusivity(unchecked)`: the lock makes every access exclusive, so the
     // runtime check a class's stored `var` otherwise costs on each access is redundant.
-    @exclusivity(unchecked) private var state: State
+    @usableFromInline @exclusivity(unchecked) var state: State
 
     package init(_ state: State) {
         self.state = state
@@ -31,6 +36,7 @@ package final class Locked<State>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state. Never call back into
     /// user code from `body`: collect what to do and do it after unlocking.
+    @inlinable
     package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

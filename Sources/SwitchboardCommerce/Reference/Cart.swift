@@ -22,23 +22,18 @@ import Switchboard
 /// decimal text, or with two currencies, is refused and changes nothing.
 ///
 /// Cost: lines are kept in creation order beside two hash indexes (by merchandise
-/// and attributes, and by line ID), so ``add(_:)`` and ``removeLine(id:)`` take the
+/// and attributes, and by line number), so ``add(_:)`` and ``removeLine(id:)`` take the
 /// same time whatever the number of lines (O(1) amortised: a removal leaves a gap
-/// that is closed once gaps outnumber lines); ``lines`` lists them all. ``update(_:)``
-/// and ``productCart()`` return the whole cart with its totals, as `productCartUpdate`
-/// and `productCartGetState` reply it, so they are O(offers) by definition.
+/// that is closed once gaps outnumber lines); ``lines`` lists them all. A line's
+/// merchandise and attributes are hashed once per add, outside the lock, and compared
+/// only with a line of the same hash. ``update(_:)`` and ``productCart()`` return the
+/// whole cart with its totals, as `productCartUpdate` and `productCartGetState` reply
+/// it, so they are O(offers) by definition.
 public final class Cart: Sendable {
-    /// What makes two lines one: `add` merges lines with the same merchandise and attributes.
-    struct LineIdentity: Hashable {
-        let merchandiseId: String
-        let attributes: [String: String]
-    }
-
     struct State {
-        /// The lines in the order they were created, found by merchandise and attributes in O(1).
-        var lines = InsertionOrderedStore<Prehashed<LineIdentity>, CartLine>()
-        /// The identity of each line, by line ID (for `removeLine(id:)` in O(1)).
-        var lineIdentities: [String: Prehashed<LineIdentity>] = [:]
+        /// The lines in the order they were created, found by merchandise and attributes
+        /// (``Cart/identityHash(merchandiseId:attributes:)``) and by line number in O(1).
+        var lines = InsertionOrderedStore<CartLine>(numbered: true)
         var nextLine = 1
         var offers: [ProductCartOffer] = []
     }
@@ -52,7 +47,7 @@ public final class Cart: Sendable {
 
     /// The cart lines, in the order they were created.
     public var lines: [CartLine] {
-        state.withLock { $0.lines.elements }
+        state.withLock { $0.lines.orderedElements() }
     }
 
     /// Adds a line, or adds to the quantity of the line with the same
@@ -75,18 +70,24 @@ public final class Cart: Sendable {
         guard line.quantity >= 1 else {
             throw .invalidLineQuantity(merchandiseId: line.merchandiseId, quantity: line.quantity)
         }
+        let hash = Cart.identityHash(merchandiseId: line.merchandiseId, attributes: line.attributes)
         let outcome = state.withLock { state -> Result<T, CartError> in
-            // One hash lookup, whatever the number of lines; the line is changed where it is.
-            let identity = Prehashed(LineIdentity(merchandiseId: line.merchandiseId, attributes: line.attributes))
-            let merged = state.lines.modify(identity) { existing -> Result<T, CartError> in
-                let (sum, overflow) = existing.quantity.addingReportingOverflow(line.quantity)
-                guard !overflow else { return .failure(.lineQuantityOverflow(lineId: existing.lineId)) }
-                existing.quantity = sum
-                return .success(result(existing))
+            // One probe, whatever the number of lines; the line is changed where it is.
+            let found = state.lines.slot(hash: hash) {
+                Cart.sameText($0.merchandiseId, line.merchandiseId)
+                    && Cart.sameAttributes($0.attributes, line.attributes)
             }
-            if let merged { return merged }
+            if let found {
+                return state.lines.modify(found) { existing -> Result<T, CartError> in
+                    let (sum, overflow) = existing.quantity.addingReportingOverflow(line.quantity)
+                    guard !overflow else { return .failure(.lineQuantityOverflow(lineId: existing.lineId)) }
+                    existing.quantity = sum
+                    return .success(result(existing))
+                }
+            }
+            let number = state.nextLine
             let created = CartLine(
-                lineId: "gid://shopify/CartLine/\(state.nextLine)",
+                lineId: Cart.lineID(number),
                 merchandiseId: line.merchandiseId,
                 productId: line.productId,
                 quantity: line.quantity,
@@ -94,8 +95,7 @@ public final class Cart: Sendable {
             )
             state.nextLine += 1
             let value = result(created)
-            state.lineIdentities[created.lineId] = identity
-            state.lines.append(created, for: identity)
+            state.lines.append(created, hash: hash, number: number)
             return .success(value)
         }
         return try outcome.get()
@@ -106,9 +106,11 @@ public final class Cart: Sendable {
     /// - Throws: ``CartError/unknownLine(lineId:)`` when the cart has no such line.
     @discardableResult
     public func removeLine(id: String) throws(CartError) -> CartLine {
+        // Every line ID this cart made is the prefix and a number: anything else names no line.
+        guard let number = Cart.lineNumber(in: id) else { throw .unknownLine(lineId: id) }
         let removed = state.withLock { state -> CartLine? in
-            guard let identity = state.lineIdentities.removeValue(forKey: id) else { return nil }
-            return state.lines.remove(identity)
+            guard let slot = state.lines.slot(number: number) else { return nil }
+            return state.lines.remove(slot)
         }
         guard let removed else { throw .unknownLine(lineId: id) }
         return removed
@@ -184,7 +186,6 @@ public final class Cart: Sendable {
     public func removeAll() {
         state.withLock { state in
             state.lines.removeAll()
-            state.lineIdentities = [:]
             state.offers = []
         }
     }

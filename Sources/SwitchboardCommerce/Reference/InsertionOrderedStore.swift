@@ -2,121 +2,130 @@
 /// as swift-collections' `OrderedDictionary` keeps them, for the reference stores
 /// (``Cart``'s lines, ``Wishlist``'s entries).
 ///
-/// The order is an array of slots beside a hash index from key to slot. Removing
-/// an element empties its slot (a tombstone) instead of shifting the elements after
-/// it; once the empty slots outnumber the elements (and there are more than a
+/// The elements are one array in insertion order beside a ``SlotIndex`` from each
+/// element's hash to its slot (and, for stores that number their elements, one from
+/// that number). The store does not know keys: the caller hashes a key once
+/// (``StoreHasher``) and says which element has it (`where:`), which is asked only of
+/// elements with an equal hash. So no key is kept twice, and no `Hasher` runs.
+///
+/// Removing an element marks its slot removed instead of shifting the elements after
+/// it; once the removed slots outnumber the elements (and there are more than a
 /// handful), one pass moves the elements down and re-indexes them. So insertion,
-/// lookup, replacement and removal are O(1) amortised, and walking the elements in
-/// order is O(count) (at most twice as many slots as elements are visited).
-struct InsertionOrderedStore<Key: Hashable, Element> {
+/// lookup, replacement and removal are O(1) amortised. ``orderedElements()`` first
+/// drops the removed slots, then hands out the array itself: no element is copied,
+/// and the array is copied only if the store changes while the caller still holds it.
+struct InsertionOrderedStore<Element> {
     private struct Slot {
-        let key: Key
-        var element: Element
+        /// The hash the element was inserted under.
+        let hash: Int
+        /// The element's number, for stores that find elements by number; otherwise 0.
+        let number: Int
+        var isLive: Bool
     }
 
-    /// The elements in insertion order; `nil` where one was removed.
-    private var slots: [Slot?] = []
-    /// The slot of each element's key.
-    private var positions: [Key: Int] = [:]
+    /// The elements in insertion order, removed ones included until the next compaction.
+    private var elements: [Element] = []
+    /// What the store knows of each element, by slot.
+    private var slots: [Slot] = []
+    private var byHash = SlotIndex()
+    /// Elements by number (empty when the store does not number its elements).
+    private var byNumber = SlotIndex()
+    private let numbered: Bool
+    /// How many elements are live.
+    private(set) var count = 0
 
-    /// Compaction waits for at least this many empty slots (a small store never compacts).
-    private static var minimumTombstones: Int { 32 }
+    /// Compaction waits for at least this many removed slots (a small store never compacts).
+    private static var minimumRemoved: Int { 32 }
 
     /// An empty store.
-    init() {}
-
-    /// How many elements the store holds.
-    var count: Int { positions.count }
+    /// - Parameter numbered: whether elements are also found by a number given when they are appended.
+    init(numbered: Bool = false) {
+        self.numbered = numbered
+    }
 
     /// Whether the store holds no element.
-    var isEmpty: Bool { positions.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
-    /// Whether an element has `key`.
-    func contains(_ key: Key) -> Bool {
-        positions[key] != nil
+    /// The slot of the element with `hash` for which `matches` is true, if any.
+    func slot(hash: Int, where matches: (Element) -> Bool) -> Int? {
+        byHash.first(hash) { slot in matches(elements[slot]) }
     }
 
-    /// The element with `key`, if any.
-    subscript(key: Key) -> Element? {
-        guard let slot = positions[key] else { return nil }
-        return slots[slot]?.element
+    /// The slot of the element appended with `number`, if it is still there.
+    func slot(number: Int) -> Int? {
+        byNumber.first(number) { slot in slots[slot].number == number }
     }
 
-    /// Changes the element with `key` in place (keeping its place in the order) and
-    /// returns what `change` returns; `nil` (and `change` is not called) when no element has `key`.
+    /// The element in `slot` (a slot ``slot(hash:where:)`` or ``slot(number:)`` returned).
+    subscript(slot: Int) -> Element {
+        elements[slot]
+    }
+
+    /// Changes the element in `slot` in place (keeping its place in the order) and returns what `change` returns.
     mutating func modify<T, Failure: Error>(
-        _ key: Key, _ change: (inout Element) throws(Failure) -> T
-    ) throws(Failure) -> T? {
-        guard let slot = positions[key], slots[slot] != nil else { return nil }
-        // Changed where it is (a copy would retain and release all it holds); the `!` is checked just above.
-        return try change(&slots[slot]!.element)
+        _ slot: Int, _ change: (inout Element) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        try change(&elements[slot])
     }
 
-    /// Appends `element` under `key`, after every element there is.
-    /// - Precondition: no element has `key` (callers check with ``contains(_:)`` or ``modify(_:_:)``).
-    mutating func append(_ element: Element, for key: Key) {
-        positions[key] = slots.count
-        slots.append(Slot(key: key, element: element))
+    /// Appends `element`, found by `hash` (and by `number` in a numbered store), after every element there is.
+    /// - Precondition: no element has the same key (callers look it up first).
+    mutating func append(_ element: Element, hash: Int, number: Int = 0) {
+        let slot = elements.count
+        elements.append(element)
+        slots.append(Slot(hash: hash, number: number, isLive: true))
+        byHash.insert(hash, slot: slot)
+        if numbered { byNumber.insert(number, slot: slot) }
+        count += 1
     }
 
-    /// Removes the element with `key`, keeping the order of the others.
-    /// - Returns: the removed element, or `nil` when no element has `key`.
+    /// Removes the element in `slot`, keeping the order of the others.
+    /// - Returns: the element removed.
     @discardableResult
-    mutating func remove(_ key: Key) -> Element? {
-        guard let slot = positions.removeValue(forKey: key) else { return nil }
-        let removed = slots[slot]?.element
-        slots[slot] = nil
-        compactIfSparse()
+    mutating func remove(_ slot: Int) -> Element {
+        let removed = elements[slot]
+        let info = slots[slot]
+        slots[slot].isLive = false
+        byHash.remove(info.hash, slot: slot)
+        if numbered { byNumber.remove(info.number, slot: slot) }
+        count -= 1
+        let removedSlots = slots.count - count
+        if removedSlots >= Self.minimumRemoved, removedSlots > count { compact() }
         return removed
     }
 
     /// Removes every element.
     mutating func removeAll() {
+        elements = []
         slots = []
-        positions = [:]
+        byHash.removeAll(reservingFor: 0)
+        byNumber.removeAll(reservingFor: 0)
+        count = 0
     }
 
-    /// Calls `body` with each element, in insertion order.
-    func forEachElement(_ body: (Element) throws -> Void) rethrows {
-        for slot in slots {
-            if let slot { try body(slot.element) }
-        }
-    }
-
-    /// Calls `change` with each element in insertion order, to change it in place.
-    mutating func modifyEach(_ change: (inout Element) -> Void) {
-        // Changed where they are; the `!` is checked by the `where` clause.
-        for index in slots.indices where slots[index] != nil {
-            change(&slots[index]!.element)
-        }
-    }
-
-    /// The elements, in insertion order.
-    var elements: [Element] {
-        var elements: [Element] = []
-        elements.reserveCapacity(count)
-        forEachElement { elements.append($0) }
+    /// The elements, in insertion order: the store's own array once the removed slots are dropped (O(1)
+    /// when there are none, else O(slots)).
+    mutating func orderedElements() -> [Element] {
+        if slots.count != count { compact() }
         return elements
     }
 
-    /// Moves the elements down over the empty slots once these outnumber them: each
-    /// pass costs O(slots) and follows at least as many removals, so removal stays O(1) amortised.
-    private mutating func compactIfSparse() {
-        let tombstones = slots.count - positions.count
-        guard tombstones >= Self.minimumTombstones, tombstones > positions.count else { return }
-        if positions.isEmpty {
-            slots.removeAll(keepingCapacity: true)
-            return
-        }
+    /// Moves the live elements down over the removed slots and re-indexes them: each pass
+    /// costs O(slots), and follows at least as many removals or a listing of every element.
+    private mutating func compact() {
+        byHash.removeAll(reservingFor: count)
+        byNumber.removeAll(reservingFor: numbered ? count : 0)
         var next = 0
-        for index in slots.indices {
-            guard let slot = slots[index] else { continue }
+        for index in slots.indices where slots[index].isLive {
             if index != next {
-                slots[next] = slot
-                positions[slot.key] = next
+                elements.swapAt(index, next)
+                slots[next] = slots[index]
             }
+            byHash.insert(slots[next].hash, slot: next)
+            if numbered { byNumber.insert(slots[next].number, slot: next) }
             next += 1
         }
+        elements.removeLast(elements.count - next)
         slots.removeLast(slots.count - next)
     }
 }

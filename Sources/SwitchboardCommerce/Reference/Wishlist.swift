@@ -7,17 +7,13 @@ import Switchboard
 /// ``WishlistEntryID``.
 ///
 /// Cost: entries are kept in the order they were first added beside a hash index by
-/// ID, so an update takes the same time whatever the number of entries (O(1)
-/// amortised); ``snapshot`` (the `wishlistGetState` reply) and ``entries`` list them all.
+/// ID (hashed once per update, outside the lock), so an update takes the same time
+/// whatever the number of entries (O(1) amortised). ``snapshot`` (the `wishlistGetState`
+/// reply) and ``entries`` hand out the store's own array of entries, copying none.
 public final class Wishlist: Sendable {
-    /// An entry as the store keeps it.
-    private struct Stored {
-        var entry: WishlistEntry
-    }
-
     private struct State {
-        /// The entries in the order they were first added, found by ID in O(1).
-        var entries = InsertionOrderedStore<Prehashed<WishlistEntryID>, Stored>()
+        /// The entries in the order they were first added, found by ID (``Wishlist/hash(of:)``) in O(1).
+        var entries = InsertionOrderedStore<WishlistEntry>()
     }
 
     private let state = Locked(State())
@@ -27,60 +23,85 @@ public final class Wishlist: Sendable {
 
     /// The entries, in the order they were first added.
     public var entries: [WishlistEntry] {
-        state.withLock { state in
-            var entries: [WishlistEntry] = []
-            entries.reserveCapacity(state.entries.count)
-            state.entries.forEachElement { entries.append($0.entry) }
-            return entries
-        }
+        state.withLock { $0.entries.orderedElements() }
     }
 
-    /// The entries, as `wishlistGetState` replies them (it lists them all: O(count)).
+    /// The entries, as `wishlistGetState` replies them.
     public var snapshot: WishlistState {
         WishlistState(entries: entries)
     }
 
     /// Whether the entry with `id` is on the wishlist (O(1)).
     public func contains(_ id: WishlistEntryID) -> Bool {
-        state.withLock { $0.entries.contains(Prehashed(id)) }
+        let hash = Wishlist.hash(of: id)
+        return state.withLock { $0.entries.slot(hash: hash) { $0.id == id } != nil }
     }
 
     /// Applies an update.
-    /// - Returns: the wishlist after the update, which lists every entry (O(count));
-    ///   the `wishlistEntryUpdate` handler does not ask for it, and its update is O(1) amortised.
+    /// - Returns: the wishlist after the update (its entries are handed out, not copied).
     @discardableResult
     public func apply(_ update: WishlistEntryUpdate) -> WishlistState {
-        state.withLock { state in
-            Wishlist.apply(update, to: &state)
-            var entries: [WishlistEntry] = []
-            entries.reserveCapacity(state.entries.count)
-            state.entries.forEachElement { entries.append($0.entry) }
-            return WishlistState(entries: entries)
+        let hash = Wishlist.hash(of: update.id)
+        let entry = update.isWishlisted ? Wishlist.entry(of: update) : nil
+        let (entries, replaced) = state.withLock { state in
+            let replaced = Wishlist.apply(update, entry: entry, hash: hash, to: &state)
+            return (state.entries.orderedElements(), replaced)
         }
+        // The entry replaced or removed is let go after unlocking.
+        withExtendedLifetime(replaced) {}
+        return WishlistState(entries: entries)
     }
 
     /// Applies an update (``apply(_:)``) without listing the wishlist: what the `wishlistEntryUpdate` handler calls.
     func applyDiscardingState(_ update: WishlistEntryUpdate) {
-        state.withLock { Wishlist.apply(update, to: &$0) }
+        let hash = Wishlist.hash(of: update.id)
+        let entry = update.isWishlisted ? Wishlist.entry(of: update) : nil
+        let replaced = state.withLock { Wishlist.apply(update, entry: entry, hash: hash, to: &$0) }
+        withExtendedLifetime(replaced) {}
     }
 
-    /// Adds, refreshes (in place) or removes the entry: one hash lookup, whatever the number of entries.
-    private static func apply(_ update: WishlistEntryUpdate, to state: inout State) {
-        let id = Prehashed(update.id)
-        guard update.isWishlisted else {
-            state.entries.remove(id)
-            return
+    /// The entry an update adds or refreshes.
+    private static func entry(of update: WishlistEntryUpdate) -> WishlistEntry {
+        WishlistEntry(id: update.id, title: update.title, price: update.price, customData: update.customData)
+    }
+
+    /// The hash an entry is found by: its three parts, a missing part apart from an empty one.
+    static func hash(of id: WishlistEntryID) -> Int {
+        var hasher = StoreHasher()
+        hasher.combine(id.productId)
+        hasher.combine(id.listingId)
+        hasher.combine(id.variantId)
+        return hasher.finalize()
+    }
+
+    /// Adds `entry`, refreshes the entry in place with it, or (when it is `nil`) removes the
+    /// entry: one probe, whatever the number of entries.
+    /// - Returns: the entry replaced or removed, to be released after unlocking.
+    private static func apply(
+        _ update: WishlistEntryUpdate, entry: WishlistEntry?, hash: Int, to state: inout State
+    ) -> WishlistEntry? {
+        let found = state.entries.slot(hash: hash) { $0.id == update.id }
+        guard let entry else {
+            guard let found else { return nil }
+            return state.entries.remove(found)
         }
-        let entry = WishlistEntry(
-            id: update.id, title: update.title, price: update.price, customData: update.customData)
-        let refreshed: Void? = state.entries.modify(id) { (stored: inout Stored) in
-            stored = Stored(entry: entry)
+        guard let found else {
+            state.entries.append(entry, hash: hash)
+            return nil
         }
-        if refreshed == nil { state.entries.append(Stored(entry: entry), for: id) }
+        return state.entries.modify(found) { stored in
+            var replaced = entry
+            swap(&replaced, &stored)
+            return replaced
+        }
     }
 
     /// Empties the wishlist.
     public func removeAll() {
-        state.withLock { $0 = State() }
+        let old = state.withLock { state in
+            defer { state = State() }
+            return state
+        }
+        withExtendedLifetime(old) {}
     }
 }
