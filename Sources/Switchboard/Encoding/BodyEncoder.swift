@@ -63,17 +63,25 @@ public struct BodyEncoder: Sendable {
     ///   - writer: the writer to append to; left unchanged when encoding fails.
     /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
     public func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
-        // Streamed straight into bytes when the value encodes the usual way (`StreamEncoder.swift`);
+        // Streamed straight into bytes when the value encodes the usual way (`StreamSink.swift`);
         // otherwise through the tree, which gives the same bytes or the error with its path.
         // The sink writes into `writer` itself (swapped in for the stream, swapped back
-        // after it); a stream that gives up is cut back to where it began.
-        let sink = StreamSink(escapesLineSeparators: writer.escapesLineSeparators)
+        // after it); a stream that gives up is cut back to where it began. The writer keeps
+        // the sink for its next encode when nothing else holds it.
+        var sink: StreamSink
+        if let kept = writer.takeStreamSink() {
+            sink = kept
+            sink.restart()
+        } else {
+            sink = StreamSink()
+        }
         let mark = writer.mark
         swap(&writer, &sink.writer)
         let streamed = (try? sink.write(value)) != nil && !sink.failed
         swap(&writer, &sink.writer)
         sink.finished = true
         sink.spare = nil
+        if isKnownUniquelyReferenced(&sink) { writer.keepStreamSink(sink) }
         if streamed { return }
         writer.rewind(to: mark)
         let node = try encodeNode(value)

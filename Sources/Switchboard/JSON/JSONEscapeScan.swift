@@ -1,5 +1,5 @@
 /// Finds the bytes of a string that JSON text must escape, eight bytes at a time
-/// (the scan ``JSONWriter`` uses before copying a string whole).
+/// (the scan ``JSONWriter`` makes while it copies a string).
 enum JSONEscapeScan {
     /// Whether any byte of `word` may need escaping: a control character, `"`, `\\`, or
     /// (when `separators`) `0xE2`, the lead byte of U+2028 and U+2029. Exact for "none":
@@ -32,60 +32,27 @@ enum JSONEscapeScan {
         return index &+ 2 < count && base[index &+ 1] == 0x80 && base[index &+ 2] & 0xFE == 0xA8
     }
 
-    /// The last `remaining` (fewer than eight) bytes at `start` as one word, padded with spaces.
+    /// The last `remaining` (one to seven) bytes at `start` as one little-endian word, in order
+    /// (the first byte lowest), the bytes after them spaces: a word to scan and to store whole.
     @inline(__always)
-    static func tailWord(_ start: UnsafePointer<UInt8>, _ remaining: Int) -> UInt64 {
+    static func orderedTailWord(_ start: UnsafePointer<UInt8>, _ remaining: Int) -> UInt64 {
         let raw = UnsafeRawPointer(start)
-        var word: UInt64 = 0x2020_2020_2020_2020
+        var word: UInt64 = 0
         var offset = 0
         if remaining & 4 != 0 {
-            word = word << 32 | UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            word = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
             offset = 4
         }
         if remaining & 2 != 0 {
-            word = word << 16 | UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+            let pair = UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+            word |= pair &<< UInt64(truncatingIfNeeded: offset &* 8)
             offset &+= 2
         }
         if remaining & 1 != 0 {
-            word = word << 8 | UInt64(raw.load(fromByteOffset: offset, as: UInt8.self))
+            word |= UInt64(raw.load(fromByteOffset: offset, as: UInt8.self)) &<< UInt64(truncatingIfNeeded: offset &* 8)
         }
-        return word
-    }
-
-    /// The index of the first byte of `utf8` that must be escaped, or its count: eight bytes at a time.
-    @inline(__always)
-    static func firstEscape(_ base: UnsafePointer<UInt8>, _ count: Int, separators: Bool) -> Int {
-        var index = 0
-        // Sixteen bytes at a time first (SSE2 compares), then words.
-        let controlLimit = SIMD16<UInt8>(repeating: 0x20)
-        let quotes = SIMD16<UInt8>(repeating: 0x22)
-        let backslashes = SIMD16<UInt8>(repeating: 0x5C)
-        let leads = SIMD16<UInt8>(repeating: separators ? 0xE2 : 0x22)
-        while index &+ 16 <= count {
-            let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-            let special = (chunk .< controlLimit) .| (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .== leads)
-            if any(special) { break }
-            index &+= 16
-        }
-        while true {
-            while index &+ 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if mayNeedEscape(word, separators: separators) { break }
-                index &+= 8
-            }
-            // Fewer than eight bytes left, or eight of which one may need an escape: look closer.
-            let stop: Int
-            if index &+ 8 > count {
-                if !mayNeedEscape(tailWord(base + index, count &- index), separators: separators) { return count }
-                stop = count
-            } else {
-                stop = index &+ 8
-            }
-            while index < stop {
-                if needsEscape(base, index, count, separators: separators) { return index }
-                index &+= 1
-            }
-            if index >= count { return count }
-        }
+        // Spaces above the string's bytes (`remaining` is below eight, so the shift is too).
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        return word | (spaces &<< UInt64(truncatingIfNeeded: remaining &* 8))
     }
 }

@@ -29,7 +29,7 @@
 /// - ``JSONValue`` objects: keys in ascending order, for deterministic output.
 public struct JSONWriter: Sendable {
     /// Where the bytes go (copied on write when the writer was copied).
-    private var storage: JSONWriterStorage
+    var storage: JSONWriterStorage
 
     /// The JSON text written so far, as UTF-8 (a copy; see ``withUnsafeBytes(_:)`` and ``byteCount`` to avoid one).
     public var bytes: [UInt8] {
@@ -58,7 +58,7 @@ public struct JSONWriter: Sendable {
     /// Whether U+2028 and U+2029 are written as `\u2028` and `\u2029` (on by default).
     public var escapesLineSeparators: Bool
     /// Whether the next value or key needs a comma before it.
-    private var needsComma = false
+    var needsComma = false
 
     /// Creates a writer with an empty buffer.
     /// - Parameters:
@@ -81,6 +81,19 @@ public struct JSONWriter: Sendable {
         needsComma = mark.needsComma
     }
 
+    /// The encoder state an earlier `BodyEncoder.encodeJSON(_:into:)` left with this writer, taken
+    /// (so nothing else can have it): `nil` when there is none, or when the storage is shared.
+    mutating func takeStreamSink() -> StreamSink? {
+        guard isKnownUniquelyReferenced(&storage), let sink = storage.streamSink else { return nil }
+        storage.streamSink = nil
+        return sink
+    }
+
+    /// Keeps `sink` (which nothing else holds) for the next encode into this writer.
+    mutating func keepStreamSink(_ sink: StreamSink) {
+        if isKnownUniquelyReferenced(&storage) { storage.streamSink = sink }
+    }
+
     /// Empties the buffer, keeping its capacity, to write the next document.
     public mutating func reset() {
         if isKnownUniquelyReferenced(&storage) {
@@ -96,7 +109,7 @@ public struct JSONWriter: Sendable {
     /// Room for `extra` more bytes, in storage this writer alone holds; returns where the next byte goes.
     /// Write at most `extra` bytes there, then add their number to `storage.count`.
     @inline(__always)
-    private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+    mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
         if _slowPath(!isKnownUniquelyReferenced(&storage)) {
             storage = storage.copy(adding: extra)
         } else if _slowPath(storage.capacity &- storage.count < extra) {
@@ -106,31 +119,31 @@ public struct JSONWriter: Sendable {
     }
 
     @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         reserve(1).pointee = byte
         storage.count &+= 1
     }
 
     @inline(__always)
-    private mutating func append(_ first: UInt8, _ second: UInt8) {
+    mutating func append(_ first: UInt8, _ second: UInt8) {
         let target = reserve(2)
         target[0] = first
         target[1] = second
         storage.count &+= 2
     }
 
-    private mutating func append(_ source: UnsafeRawBufferPointer) {
+    mutating func append(_ source: UnsafeRawBufferPointer) {
         guard let start = source.baseAddress, source.count > 0 else { return }
         let target = reserve(source.count)
         UnsafeMutableRawPointer(target).copyMemory(from: start, byteCount: source.count)
         storage.count &+= source.count
     }
 
-    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         append(UnsafeRawBufferPointer(source))
     }
 
-    private mutating func append(_ text: StaticString) {
+    mutating func append(_ text: StaticString) {
         // `withUTF8Buffer`, not `utf8Start`: a one-scalar literal has no pointer representation.
         text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
@@ -403,7 +416,7 @@ public struct JSONWriter: Sendable {
 
     // MARK: Formatting
 
-    private mutating func appendInteger(_ value: Int64) {
+    mutating func appendInteger(_ value: Int64) {
         if value < 0 {
             append(UInt8(ascii: "-"))
             appendUnsigned(value.magnitude)
@@ -413,22 +426,22 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func appendUnsigned(_ value: UInt64) {
-        if value < 10 {
-            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
-            return
+        // The number of digits (at most 20), then the digits written backwards straight into the storage.
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20 && value >= limit {
+            digits &+= 1
+            limit = limit &* 10
         }
-        // Up to 20 digits, written backwards into a fixed-size tuple: no allocation.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let target = reserve(digits)
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = 24
-            while rest > 0 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            append(UnsafeRawBufferPointer(rebasing: buffer[index..<24]))
-        }
+        var index = digits
+        repeat {
+            index &-= 1
+            target[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while index > 0
+        storage.count &+= digits
     }
 
     private mutating func appendDouble(_ value: Double) {
@@ -449,101 +462,6 @@ public struct JSONWriter: Sendable {
         var text = text
         if text.hasSuffix(".0") { text.removeLast(2) }
         text.withUTF8 { append($0) }
-    }
-
-    /// Appends `value` quoted and escaped, with a comma before it and a colon after it when asked.
-    @inline(__always)
-    private mutating func appendString(_ value: String, comma: Bool, colon: Bool) {
-        // The string's own storage when it has one (no copy, no reference counting), else a copy's.
-        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ utf8 in
-            appendEscaped(utf8, comma: comma, colon: colon)
-        }) {
-            return done
-        }
-        var value = value
-        value.withUTF8 { utf8 in appendEscaped(utf8, comma: comma, colon: colon) }
-    }
-
-    /// Appends `utf8` as a quoted, escaped JSON string (led by a comma, followed by a colon, when asked).
-    /// A string with nothing to escape (the usual case) is copied whole after one capacity check.
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
-        let count = utf8.count
-        let separators = escapesLineSeparators
-        let clean: Int
-        if let base = utf8.baseAddress {
-            clean = JSONEscapeScan.firstEscape(base, count, separators: separators)
-        } else {
-            clean = 0
-        }
-        // The comma, the opening quote and the clean prefix; when that is all, the closing quote and colon too.
-        let target = reserve(clean &+ 4)
-        var written = 0
-        if comma {
-            target[0] = UInt8(ascii: ",")
-            written = 1
-        }
-        target[written] = UInt8(ascii: "\"")
-        written &+= 1
-        if clean > 0, let base = utf8.baseAddress {
-            (target + written).initialize(from: base, count: clean)
-            written &+= clean
-        }
-        if clean == count {
-            target[written] = UInt8(ascii: "\"")
-            written &+= 1
-            if colon {
-                target[written] = UInt8(ascii: ":")
-                written &+= 1
-            }
-            storage.count &+= written
-            return
-        }
-        storage.count &+= written
-        guard let base = utf8.baseAddress else { return }
-        appendEscapedRest(base, from: clean, count: count, separators: separators)
-        if colon {
-            append(UInt8(ascii: "\""), UInt8(ascii: ":"))
-        } else {
-            append(UInt8(ascii: "\""))
-        }
-    }
-
-    /// The rest of a string from `start`, the first byte that needs an escape, without the closing quote.
-    private mutating func appendEscapedRest(
-        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, separators: Bool
-    ) {
-        var runStart = start
-        var index = start
-        while index < count {
-            guard JSONEscapeScan.needsEscape(base, index, count, separators: separators) else {
-                index &+= 1
-                continue
-            }
-            append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-            let byte = base[index]
-            switch byte {
-            case 0xE2:
-                append(#"\u202"#)
-                append(base[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
-                index &+= 3
-                runStart = index
-                continue
-            case 0x22: append(0x5C, 0x22)
-            case 0x5C: append(0x5C, 0x5C)
-            case 0x08: append(0x5C, UInt8(ascii: "b"))
-            case 0x0C: append(0x5C, UInt8(ascii: "f"))
-            case 0x0A: append(0x5C, UInt8(ascii: "n"))
-            case 0x0D: append(0x5C, UInt8(ascii: "r"))
-            case 0x09: append(0x5C, UInt8(ascii: "t"))
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                append(#"\u00"#)
-                append(hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0x0F)])
-            }
-            index &+= 1
-            runStart = index
-        }
-        append(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
     }
 }
 

@@ -25,21 +25,34 @@ final class CallsBackOnDeinit: @unchecked Sendable {
 
 /// Runs `action` on a thread of its own and waits at most `timeout` for it: a
 /// deadlock fails the test (with `what` in the message) instead of hanging the
-/// suite. The stuck thread is left behind.
+/// suite. The stuck thread is left behind. The wait suspends the calling task
+/// instead of blocking a thread of Swift's cooperative pool, so async responders
+/// of other suites keep running meanwhile.
 @discardableResult
 func finishesWithoutDeadlock(
     _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
     _ action: @escaping @Sendable () -> Void
-) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        action()
-        done.signal()
-    }
-    thread.stackSize = 1 << 20
-    thread.start()
+) async -> Bool {
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    guard done.wait(timeout: .now() + seconds) == .success else {
+    let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        // Whichever comes first, the thread's return or the timeout, resumes the task (once).
+        let pending = Locked<CheckedContinuation<Bool, Never>?>(continuation)
+        let resume: @Sendable (Bool) -> Void = { finished in
+            let taken = pending.withLock { stored -> CheckedContinuation<Bool, Never>? in
+                defer { stored = nil }
+                return stored
+            }
+            taken?.resume(returning: finished)
+        }
+        let thread = Thread {
+            action()
+            resume(true)
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { resume(false) }
+    }
+    guard finished else {
         Issue.record("deadlock: \(what) did not finish within \(timeout)", sourceLocation: sourceLocation)
         return false
     }

@@ -7,30 +7,30 @@ import Testing
 /// body) is released after it unlocks, so a `deinit` that calls back into the
 /// router works. Each test here deadlocked before (the watchdog turns that into a failure).
 @Suite struct NoUserCodeUnderLockTests {
-    @Test func cancellingAHandlerWhoseObjectCancelsAnotherRegistration() {
+    @Test func cancellingAHandlerWhoseObjectCancelsAnotherRegistration() async {
         let router = Router()
         let other = router.on(Other.self) { _ in }
         let ran = Locked(false)
         let probe = CallsBackOnDeinit(ran: ran) { other.cancel() }
         let token = router.on(Knock.self) { [probe] _ in probe.touch() }
         _ = consume probe
-        guard finishesWithoutDeadlock("cancel", { token.cancel() }) else { return }
+        guard await finishesWithoutDeadlock("cancel", { token.cancel() }) else { return }
         #expect(ran.withLock { $0 })
         #expect(!router.isHandled(Other.channel))
     }
 
-    @Test func releasingATokenWhoseHandlerRegistersAgainInItsDeinit() {
+    @Test func releasingATokenWhoseHandlerRegistersAgainInItsDeinit() async {
         let router = Router()
         let again = Slot<Registration>(nil)
         let probe = CallsBackOnDeinit { again.value.withLock { $0 = router.on(Other.self) { _ in } } }
         let token = Slot(router.on(Knock.self) { [probe] _ in probe.touch() })
         _ = consume probe
-        guard finishesWithoutDeadlock("release of the token", { _ = token.take() }) else { return }
+        guard await finishesWithoutDeadlock("release of the token", { _ = token.take() }) else { return }
         #expect(router.isHandled(Other.channel))
         #expect(!router.isHandled(Knock.channel))
     }
 
-    @Test func anObjectOwningItsTokensIsFreedWhenItsHandlerIsReplaced() {
+    @Test func anObjectOwningItsTokensIsFreedWhenItsHandlerIsReplaced() async {
         final class Owner: @unchecked Sendable {
             var tokens: [Registration] = []  // set once, before sharing
         }
@@ -39,12 +39,13 @@ import Testing
         let first = router.on(Knock.self) { [owner] _ in _ = owner }
         owner?.tokens = [first, router.on(Other.self) { _ in }]
         owner = nil  // now only the first handler holds the owner (and so its tokens)
-        guard finishesWithoutDeadlock("replaceHandlers", { _ = router.replaceHandlers(of: Knock.self) { _, _ in } })
+        guard
+            await finishesWithoutDeadlock("replaceHandlers", { _ = router.replaceHandlers(of: Knock.self) { _, _ in } })
         else { return }
         #expect(!router.isHandled(Other.channel))
     }
 
-    @Test func replacingAResponderWhoseObjectReceivesAMessage() throws {
+    @Test func replacingAResponderWhoseObjectReceivesAMessage() async throws {
         let router = Router()
         let received = RouterRecorder<Outcome>()
         _ = router.on(Other.self) { _ in }
@@ -55,7 +56,7 @@ import Testing
         }
         _ = consume probe
         guard
-            finishesWithoutDeadlock(
+            await finishesWithoutDeadlock(
                 "replaceResponder",
                 {
                     let second = router.replaceResponder(of: Ask.self) { request, reply in reply(.success(-request.n)) }
@@ -66,7 +67,7 @@ import Testing
         withExtendedLifetime(first) {}
     }
 
-    @Test func aResponderReplacedWhileItHoldsAPendingReplyAnswersItsCallerOutsideTheLock() throws {
+    @Test func aResponderReplacedWhileItHoldsAPendingReplyAnswersItsCallerOutsideTheLock() async throws {
         let router = Router()
         let results = RouterRecorder<String>()
         let first: Registration
@@ -83,7 +84,7 @@ import Testing
         }
         #expect(results.count == 0)
         guard
-            finishesWithoutDeadlock(
+            await finishesWithoutDeadlock(
                 "replaceResponder dropping a pending reply",
                 {
                     let second = router.replaceResponder(of: Ask.self) { request, reply in reply(.success(request.n)) }
@@ -94,7 +95,7 @@ import Testing
         withExtendedLifetime(first) {}
     }
 
-    @Test func cancellingMiddlewareWhoseObjectAddsMiddleware() {
+    @Test func cancellingMiddlewareWhoseObjectAddsMiddleware() async {
         let router = Router()
         let added = Slot<Registration>(nil)
         let probe = CallsBackOnDeinit { added.value.withLock { $0 = router.use(Middleware { $1($0) }) } }
@@ -104,27 +105,27 @@ import Testing
                 return next(message)
             })
         _ = consume probe
-        guard finishesWithoutDeadlock("cancel of middleware", { token.cancel() }) else { return }
+        guard await finishesWithoutDeadlock("cancel of middleware", { token.cancel() }) else { return }
         #expect(added.value.withLock { $0 != nil })
     }
 
-    @Test func cancellingAManifestObserverWhoseObjectObservesAgain() {
+    @Test func cancellingAManifestObserverWhoseObjectObservesAgain() async {
         let router = Router()
         let again = Slot<Registration>(nil)
         let probe = CallsBackOnDeinit { again.value.withLock { $0 = router.observeManifest { _ in } } }
         let token = router.observeManifest { [probe] _ in probe.touch() }
         _ = consume probe
-        guard finishesWithoutDeadlock("cancel of a manifest observer", { token.cancel() }) else { return }
+        guard await finishesWithoutDeadlock("cancel of a manifest observer", { token.cancel() }) else { return }
         #expect(again.value.withLock { $0 != nil })
     }
 
-    @Test func cancellingADiagnosticsObserverWhoseObjectObservesAgain() {
+    @Test func cancellingADiagnosticsObserverWhoseObjectObservesAgain() async {
         let router = Router()
         let again = Slot<Registration>(nil)
         let probe = CallsBackOnDeinit { again.value.withLock { $0 = router.observeDiagnostics { _ in } } }
         let token = router.observeDiagnostics { [probe] _ in probe.touch() }
         _ = consume probe
-        guard finishesWithoutDeadlock("cancel of a diagnostics observer", { token.cancel() }) else { return }
+        guard await finishesWithoutDeadlock("cancel of a diagnostics observer", { token.cancel() }) else { return }
         #expect(again.value.withLock { $0 != nil })
     }
 
@@ -161,28 +162,31 @@ import Testing
         router.setBufferPolicy(.keepLast, for: Knock.channel)
         _ = router.receive(Message(channel: Knock.channel, body: ["n": 1, "probe": probe()]))
         guard
-            finishesWithoutDeadlock(
+            await finishesWithoutDeadlock(
                 "overflow",
                 {
                     _ = router.receive(Message(channel: Knock.channel, body: ["n": 2, "probe": probe()]))
                 })
         else { return }
         // Shrinking: switching to drop discards the kept one.
-        guard finishesWithoutDeadlock("setBufferPolicy", { router.setBufferPolicy(.drop, for: Knock.channel) }) else {
+        guard await finishesWithoutDeadlock("setBufferPolicy", { router.setBufferPolicy(.drop, for: Knock.channel) })
+        else {
             return
         }
         // Expiry.
         router.setBufferPolicy(.keep(max: 5, for: .milliseconds(1)), for: Other.channel)
         _ = router.receive(Message(channel: Other.channel, body: ["probe": probe()]))
         try? await Task.sleep(for: .milliseconds(20))
-        guard finishesWithoutDeadlock("discardExpiredMessages", { router.discardExpiredMessages() }) else { return }
+        guard await finishesWithoutDeadlock("discardExpiredMessages", { router.discardExpiredMessages() }) else {
+            return
+        }
         #expect(await Stress.eventually(within: .seconds(10)) { calls.withLock { $0 } == 3 })
     }
 
     @Test func aRouterFreedWithKeptRequestsAndHandlersThatHoldItsTokens() async {
         let results = RouterRecorder<String>()
         guard
-            finishesWithoutDeadlock(
+            await finishesWithoutDeadlock(
                 "router deinit",
                 {
                     var router: Router? = Router(options: RouterOptions(defaultDeadline: .milliseconds(20)))

@@ -123,13 +123,16 @@ private struct Note: Event {
         #expect(all.keptTotal == 1_000, "maxKeptTotal caps all channels together")
     }
 
-    @Test func channelNamesUpToTheLengthLimitAreAcceptedAndOneByteMoreIsNot() throws {
+    @Test func channelNamesUpToTheLengthLimitAreAcceptedAndOneByteMoreIsNot() async throws {
         #expect(throws: Never.self) { try Channel(validating: String(repeating: "c", count: 256)) }
         #expect(throws: Never.self) { try Channel(validating: String(repeating: "\u{20AC}", count: 85) + "c") }
         #expect(throws: ChannelNameError.self) { try Channel(validating: String(repeating: "c", count: 257)) }
         #expect(throws: ChannelNameError.self) { try Channel(validating: String(repeating: "\u{20AC}", count: 86)) }
-        let router = Router()
-        #expect(router.receive(name: String(repeating: "c", count: 10_000_000), body: nil).kind == "invalidChannel")
+        // Ten million characters: received off the cooperative pool, so other suites' tasks keep running.
+        let kind = await Stress.offThePool {
+            Router().receive(name: String(repeating: "c", count: 10_000_000), body: nil).kind
+        }
+        #expect(kind == "invalidChannel")
     }
 }
 

@@ -94,9 +94,10 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     // MARK: Differential: the tape read in place, the tree built from it, and Foundation
 
     @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
-    func readsGeneratedDocumentsAsFoundationDoes(seed: UInt64) throws {
+    func readsGeneratedDocumentsAsFoundationDoes(seed: UInt64) async throws {
         var generator = JSONTextGenerator(seed: seed)
         for index in 0..<400 {
+            await Task.yield()  // lets other suites' tasks run on the cooperative pool meanwhile
             let text = generator.document()
             let bytes = Array(text.utf8)
             let tape = try #require(parsedTape(bytes), "seed \(seed) document \(index) rejected: \(text)")
@@ -109,12 +110,13 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
         }
     }
 
-    @Test func readsEveryFixtureAlikeInPlaceAndAsATree() throws {
+    @Test func readsEveryFixtureAlikeInPlaceAndAsATree() async throws {
         let documents = fixtureDocuments()
         if FileManager.default.fileExists(atPath: fixturesDirectory.path) {
             #expect(!documents.isEmpty, "no fixture documents found in \(fixturesDirectory.path)")
         }
         for (name, bytes) in documents {
+            await Task.yield()  // lets other suites' tasks run on the cooperative pool meanwhile
             let (tape, reader) = tapeAndReader(bytes, maxDepth: 512)
             #expect(
                 (tape == nil) == (reader == nil),
@@ -146,7 +148,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     /// Mutated documents (a byte deleted, inserted, replaced or duplicated) read the
     /// same in place (a body from JSON bytes) as through `JSONReader`'s tree.
     @Test(arguments: [21, 22, 23, 24] as [UInt64])
-    func readsMutatedDocumentsAlikeInPlaceAndAsATree(seed: UInt64) {
+    func readsMutatedDocumentsAlikeInPlaceAndAsATree(seed: UInt64) async {
         var generator = JSONTextGenerator(seed: seed)
         var random = JSONSeededRandom(seed: seed &* 7)
         let interesting: [UInt8] =
@@ -155,6 +157,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
             ]
         var rejected = 0
         for index in 0..<1500 {
+            await Task.yield()  // lets other suites' tasks run on the cooperative pool meanwhile
             var bytes = Array(generator.document().utf8)
             for _ in 0..<(1 + random.below(2)) {
                 let at = random.below(bytes.count + 1)

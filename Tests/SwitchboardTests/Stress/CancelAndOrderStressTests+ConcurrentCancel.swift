@@ -18,7 +18,7 @@ extension CancelAndOrderStressTests {
         return done
     }
 
-    @Test func aSecondCancelReturnsOnlyOnceTheHandlerCanNoLongerStart() {
+    @Test func aSecondCancelReturnsOnlyOnceTheHandlerCanNoLongerStart() async {
         let router = Router()
         let holdObserver = Locked(false)
         let observerGate = Gate()
@@ -41,20 +41,26 @@ extension CancelAndOrderStressTests {
             Gate.current.withLock { $0 }.open()
         }
 
-        // A sender reads the route (the handler is in it) and waits in the body's decoding.
-        let sender = Self.onNewThread { _ = router.receive(name: GatedPing.channel.name, body: ["seq": 1]) }
-        decodeGate.waitForArrivals(1)
-        // The first cancel removes the entry, then is held in the manifest observer.
-        holdObserver.withLock { $0 = true }
-        let first = Self.onNewThread { token.cancel() }
-        observerGate.waitForArrivals(1)
-        // The second cancel, while the first is still under way.
-        token.cancel()
-        secondCancelReturned.withLock { $0 = true }
-        decodeGate.open()
-        #expect(sender.wait(timeout: .now() + 10) == .success)
-        observerGate.open()
-        #expect(first.wait(timeout: .now() + 10) == .success)
+        // The steps wait for threads (at gates, for semaphores): on a thread of their own, so that
+        // no thread of Swift's cooperative pool is blocked meanwhile.
+        let (senderReturned, firstReturned) = await Stress.offThePool { () -> (Bool, Bool) in
+            // A sender reads the route (the handler is in it) and waits in the body's decoding.
+            let sender = Self.onNewThread { _ = router.receive(name: GatedPing.channel.name, body: ["seq": 1]) }
+            decodeGate.waitForArrivals(1)
+            // The first cancel removes the entry, then is held in the manifest observer.
+            holdObserver.withLock { $0 = true }
+            let first = Self.onNewThread { token.cancel() }
+            observerGate.waitForArrivals(1)
+            // The second cancel, while the first is still under way.
+            token.cancel()
+            secondCancelReturned.withLock { $0 = true }
+            decodeGate.open()
+            let senderReturned = sender.wait(timeout: .now() + 10) == .success
+            observerGate.open()
+            return (senderReturned, first.wait(timeout: .now() + 10) == .success)
+        }
+        #expect(senderReturned)
+        #expect(firstReturned)
         #expect(lateCalls.withLock { $0 } == 0, "the handler started after the second cancel() returned")
         withExtendedLifetime(observer) {}
     }

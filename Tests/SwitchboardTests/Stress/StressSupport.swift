@@ -46,6 +46,17 @@ enum Stress {
         }
     }
 
+    /// Runs `work` on a thread of its own and suspends (without blocking a thread of Swift's
+    /// cooperative pool) until it returns: for long CPU-bound steps that cannot yield. On Linux,
+    /// Dispatch's global threads are the pool's, so the thread is a new one.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: work()) }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
     /// Waits (polling every millisecond) until `condition` holds or `timeout` passes.
     @discardableResult
     static func eventually(within timeout: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
