@@ -73,6 +73,32 @@ import Testing
         #expect(cart.lines.count == 7)
     }
 
+    /// A few attributes are matched pair by pair, more through a look-up: both ways compare the whole.
+    @Test(arguments: [1, 2, 7, 8, 9, 12])
+    func attributesOnEitherSideOfThePairwiseLimitAreComparedAsAWhole(count: Int) throws {
+        let cart = Cart()
+        let keys = (0..<count).map { "k\($0)" }
+        var forward: [String: String] = [:]
+        var backward: [String: String] = [:]
+        for key in keys { forward[key] = "v-\(key)" }
+        for key in keys.reversed() { backward[key] = "v-\(key)" }
+        try cart.add(Self.line(1, forward))
+        #expect(try cart.add(Self.line(1, backward)).quantity == 2)
+        var changed = forward
+        changed[keys[count - 1]] = "other"
+        var renamed = forward
+        renamed[keys[0]] = nil
+        renamed["z"] = forward[keys[0]]
+        for other in [changed, renamed] { try cart.add(Self.line(1, other)) }
+        if count >= 2 {
+            var swapped = forward
+            swapped[keys[0]] = forward[keys[1]]
+            swapped[keys[1]] = forward[keys[0]]
+            try cart.add(Self.line(1, swapped))
+        }
+        #expect(cart.lines.map(\.quantity) == [2] + Array(repeating: 1, count: count >= 2 ? 3 : 2))
+    }
+
     @Test func aLineIDIsMatchedExactly() throws {
         let cart = Cart()
         try cart.add(Self.line(1))

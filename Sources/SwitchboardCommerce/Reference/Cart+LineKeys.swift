@@ -22,13 +22,30 @@ extension Cart {
     }
 
     /// Whether two lines' attributes are equal (`==`), comparing the values' bytes first.
+    ///
+    /// A few attributes are matched key by key with ``sameText(_:_:)`` (which is `==`, and a
+    /// dictionary's keys are distinct under `==`, so at most one key matches): no key is hashed,
+    /// where a dictionary look-up hashes it with SipHash. More are looked up.
     static func sameAttributes(_ first: [String: String], _ second: [String: String]) -> Bool {
         guard first.count == second.count else { return false }
+        if first.count <= smallAttributeCount {
+            search: for (key, value) in first {
+                for (otherKey, otherValue) in second where sameText(key, otherKey) {
+                    guard sameText(value, otherValue) else { return false }
+                    continue search
+                }
+                return false
+            }
+            return true
+        }
         for (key, value) in first {
             guard let other = second[key], sameText(value, other) else { return false }
         }
         return true
     }
+
+    /// Up to how many attributes ``sameAttributes(_:_:)`` compares pairwise (at most 8² text comparisons).
+    static let smallAttributeCount = 8
 
     /// `first == second`, answered from the bytes when they are equal: text with the same
     /// bytes is equal, and `==` itself compares non-ASCII text through its NFC form.

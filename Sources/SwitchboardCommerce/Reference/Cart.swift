@@ -28,14 +28,16 @@ import Switchboard
 /// merchandise and attributes are hashed once per add, outside the lock, and compared
 /// only with a line of the same hash. ``update(_:)`` and ``productCart()`` return the
 /// whole cart with its totals, as `productCartUpdate` and `productCartGetState` reply
-/// it, so they are O(offers) by definition.
+/// it: an offer's prices are parsed once, when it is set, so an update parses one offer
+/// and sums the kept values, and ``productCart()`` returns the cart kept since the last change.
 public final class Cart: Sendable {
     struct State {
         /// The lines in the order they were created, found by merchandise and attributes
         /// (``Cart/identityHash(merchandiseId:attributes:)``) and by line number in O(1).
         var lines = InsertionOrderedStore<CartLine>(numbered: true)
         var nextLine = 1
-        var offers: [ProductCartOffer] = []
+        /// The offers with their parsed prices and the last cart made from them.
+        var offers = CartOffers()
     }
 
     private let state = Locked(State())
@@ -120,7 +122,7 @@ public final class Cart: Sendable {
 
     /// The offers, in the order they were first added.
     public var offers: [ProductCartOffer] {
-        state.withLock { $0.offers }
+        state.withLock { $0.offers.offers }
     }
 
     /// Sets the quantity of `offer` in the cart to `offer.quantity` (replacing the
@@ -134,121 +136,21 @@ public final class Cart: Sendable {
         guard offer.quantity >= 0 else {
             throw .negativeQuantity(offerId: offer.offerId, quantity: offer.quantity)
         }
-        let result = state.withLock { state -> Result<ProductCart, CartError> in
-            // Changed in place (taken out of the state, so not copied offer by offer), and changed back on failure.
-            var offers = state.offers
-            state.offers = []
-            defer { state.offers = offers }
-            enum Undo {
-                case none
-                case reinsert(ProductCartOffer, at: Int)
-                case restore(ProductCartOffer, at: Int)
-                case removeLast
-            }
-            let undo: Undo
-            if let index = offers.indices.first(where: { offers[$0].offerId == offer.offerId }) {
-                if offer.quantity == 0 {
-                    undo = .reinsert(offers.remove(at: index), at: index)
-                } else {
-                    // Swapped, not copied: the old offer moves into the undo record.
-                    var old = offer
-                    swap(&old, &offers[index])
-                    undo = .restore(old, at: index)
-                }
-            } else if offer.quantity > 0 {
-                offers.append(offer)
-                undo = .removeLast
-            } else {
-                undo = .none
-            }
-            let cart = Cart.productCart(of: offers)
-            if case .failure = cart {
-                switch undo {
-                case .none: break
-                case .reinsert(let old, let index): offers.insert(old, at: index)
-                case .restore(let old, let index): offers[index] = old
-                case .removeLast: offers.removeLast()
-                }
-            }
-            return cart
-        }
-        return try result.get()
+        return try state.withLock { $0.offers.set(offer) }.get()
     }
 
     /// The offers with their totals, as `productCartGetState` replies them.
     /// - Throws: ``CartError`` when the totals cannot be computed (never for a
     ///   cart changed only through ``update(_:)``).
     public func productCart() throws(CartError) -> ProductCart {
-        try state.withLock { state in Cart.productCart(of: state.offers) }.get()
+        try state.withLock { $0.offers.cart() }.get()
     }
 
     /// Empties the cart: lines and offers. Line IDs keep counting.
     public func removeAll() {
         state.withLock { state in
             state.lines.removeAll()
-            state.offers = []
+            state.offers.removeAll()
         }
-    }
-
-    static func productCart(of offers: [ProductCartOffer]) -> Result<ProductCart, CartError> {
-        // The terms in scratch memory (a cart holds a few offers; no arrays to allocate and free).
-        withUnsafeTemporaryAllocation(of: CartTotals.Term.self, capacity: max(1, 2 * offers.count)) { scratch in
-            productCart(of: offers, scratch: scratch)
-        }
-    }
-
-    private static func productCart(
-        of offers: [ProductCartOffer], scratch: UnsafeMutableBufferPointer<CartTotals.Term>
-    ) -> Result<ProductCart, CartError> {
-        let count = offers.count
-        var hasOldPrice = false
-        // The currency, and whether a second one was seen (the error then lists them all).
-        var currency: String?
-        var mixed = false
-        // Field by field (`offers[index].price`), not offer by offer: a copy of an offer retains all its strings.
-        for index in offers.indices {
-            guard let text = offers[index].price else { return .failure(.missingPrice(offerId: offers[index].offerId)) }
-            guard let price = CartTotals.parse(text) else {
-                return .failure(.unparsablePrice(offerId: offers[index].offerId, field: "price", value: text))
-            }
-            var old = price
-            if let oldText = offers[index].oldPrice {
-                guard let parsed = CartTotals.parse(oldText) else {
-                    return .failure(.unparsablePrice(offerId: offers[index].offerId, field: "oldPrice", value: oldText))
-                }
-                old = parsed
-                hasOldPrice = true
-            }
-            if let offerCurrency = offers[index].currency {
-                if let currency {
-                    if currency != offerCurrency { mixed = true }
-                } else {
-                    currency = offerCurrency
-                }
-            }
-            // (`Term` is a trivial type: plain values, nothing to deinitialize.)
-            scratch.initializeElement(at: index, to: CartTotals.Term(price: price, quantity: offers[index].quantity))
-            scratch.initializeElement(
-                at: count + index, to: CartTotals.Term(price: old, quantity: offers[index].quantity))
-        }
-        if mixed {
-            // Distinct currencies in order of appearance, sorted for the message.
-            var currencies: [String] = []
-            for index in offers.indices {
-                if let currency = offers[index].currency, !currencies.contains(currency) { currencies.append(currency) }
-            }
-            return .failure(.mixedCurrencies(currencies.sorted()))
-        }
-        let prices = UnsafeBufferPointer(rebasing: scratch[0..<count])
-        let oldPrices = UnsafeBufferPointer(rebasing: scratch[count..<(2 * count)])
-        guard let total = CartTotals.total(of: prices) else { return .failure(.totalTooLarge(field: "price")) }
-        var oldTotal: String?
-        if hasOldPrice {
-            guard let computed = CartTotals.total(of: oldPrices) else {
-                return .failure(.totalTooLarge(field: "oldPrice"))
-            }
-            oldTotal = computed
-        }
-        return .success(ProductCart(offers: offers, price: total, oldPrice: oldTotal, priceCurrency: currency ?? ""))
     }
 }
