@@ -6,15 +6,18 @@ extension JSONWriter {
     /// when one is due): one capacity check for both when neither needs escaping, the usual case.
     /// - Returns: the offset just after the key's escaped text (where its closing quote is).
     mutating func member(_ key: String, _ value: String) -> Int {
-        withUTF8(key) { key in
-            withUTF8(value) { value in appendMember(key, value) }
+        JSONWriter.withUTF8(key) { key in
+            JSONWriter.withUTF8(value) { value in appendMember(key, value) }
         }
     }
 
     /// Calls `body` with the UTF-8 of `string`: its own storage when it has one (no copy, no
     /// reference counting; a small string is copied to the stack), else a copy's.
+    /// Static: it uses nothing of the writer, and an instance method called from a mutating
+    /// one with a closure that mutates the writer could work on a copy of it (its storage
+    /// then shared, and copied on the next write).
     @inline(__always)
-    func withUTF8<Result>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    static func withUTF8<Result>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
         var string = string
         return string.withUTF8(body)
@@ -23,7 +26,7 @@ extension JSONWriter {
     /// Appends `value` quoted and escaped, with a comma before it and a colon after it when asked.
     @inline(__always)
     mutating func appendString(_ value: String, comma: Bool, colon: Bool) {
-        withUTF8(value) { utf8 in appendEscaped(utf8, comma: comma, colon: colon) }
+        JSONWriter.withUTF8(value) { utf8 in appendEscaped(utf8, comma: comma, colon: colon) }
     }
 
     /// Appends `utf8` as a quoted, escaped JSON string (led by a comma, followed by a colon, when asked).
@@ -67,7 +70,7 @@ extension JSONWriter {
     /// Writes an object key, its colon and an integer value, as one member (see ``member(_:_:)-(String,String)``).
     /// - Returns: the offset just after the key's escaped text (where its closing quote is).
     mutating func member(_ key: String, _ value: Int) -> Int {
-        let end = withUTF8(key) { key in appendKey(key, extra: 20) }
+        let end = JSONWriter.withUTF8(key) { key in appendKey(key, extra: 20) }
         appendInteger(Int64(value))
         needsComma = true
         return end

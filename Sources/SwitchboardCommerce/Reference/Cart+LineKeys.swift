@@ -48,7 +48,7 @@ extension Cart {
     static let smallAttributeCount = 8
 
     /// `first == second`, answered from the bytes when they are equal: text with the same
-    /// bytes is equal, and `==` itself compares non-ASCII text through its NFC form.
+    /// bytes is equal, and `==` itself compares non-ASCII text by canonical equivalence (slower).
     static func sameText(_ first: String, _ second: String) -> Bool {
         let sameBytes = first.utf8.withContiguousStorageIfAvailable { firstBytes in
             second.utf8.withContiguousStorageIfAvailable { secondBytes in

@@ -14,6 +14,11 @@
 /// lookup, replacement and removal are O(1) amortised. ``orderedElements()`` first
 /// drops the removed slots, then hands out the array itself: no element is copied,
 /// and the array is copied only if the store changes while the caller still holds it.
+///
+/// A removed element stays in its slot until the next compaction, and is freed then,
+/// inside whatever lock guards the store. The stores hold plain values decoded from
+/// messages (strings, numbers, `JSONValue`s: no user type, closure or object), so that
+/// release runs no user code.
 struct InsertionOrderedStore<Element> {
     private struct Slot {
         /// The hash the element was inserted under.

@@ -1,17 +1,18 @@
-import Foundation
-
 /// The hash the reference stores find their lines and entries by: one pass over each
-/// string's UTF-8 bytes, eight at a time, with a seed drawn once per process. `Hasher`
+/// ASCII string's bytes, eight at a time, with a seed drawn once per process. `Hasher`
 /// (SipHash) costs several times as much over the same strings, and a `[String: String]`
 /// of attributes hashed as a dictionary pays it, plus a finalization, once per pair.
 ///
-/// Equal keys must hash equally, and `String` equality is canonical equivalence: two strings
-/// are equal when their NFC forms are. So a string's NFC bytes are hashed. Most strings are
-/// in NFC already and known to be from their characters alone: ASCII, and text whose
-/// every character is its own NFC form and composes with nothing before it (`isKnownNFC`:
-/// Latin, Greek, Cyrillic, CJK, currency signs, emoji…). Those bytes are hashed as they
-/// are; any other string (decomposed accents, Hangul jamo, some Indic vowel signs, U+212A
-/// KELVIN SIGN…) is hashed as its NFC form (`precomposedStringWithCanonicalMapping`, slower).
+/// Equal keys must hash equally, and `String` equality is canonical equivalence, by the
+/// standard library's Unicode tables. So:
+/// - An ASCII string (most IDs and attribute keys) is hashed by its bytes.
+/// - A string that is ASCII but for U+037E GREEK QUESTION MARK, U+1FEF GREEK VARIA or
+///   U+212A KELVIN SIGN, the only characters canonically equivalent to ASCII (`;`, `` ` ``,
+///   `K`: checked over every scalar against the standard library's `==`), is hashed as the
+///   ASCII it equals.
+/// - Any other string goes through `Hasher`, which agrees with `==` by definition. (Not
+///   through Foundation's NFC: on Linux its tables can be older than the standard
+///   library's, e.g. without Unicode 16's Kirat Rai compositions, which `==` knows.)
 ///
 /// A store's hash table spreads the values it gets over its buckets itself (``SlotIndex``);
 /// distinct keys with equal hashes are told apart by comparing the keys.
@@ -31,19 +32,42 @@ struct StoreHasher {
         state = StoreHasher.mix(state ^ UInt64(bitPattern: Int64(value)), StoreHasher.wordFactor)
     }
 
-    /// Mixes in a string's NFC bytes (their count first, so two strings never run together).
+    /// Mixes in a string (its count first, so two strings never run together); canonically
+    /// equivalent strings, which `==` finds equal, mix in the same (see the type's comment).
     mutating func combine(_ string: String) {
         let start = state
-        let known = string.utf8.withContiguousStorageIfAvailable { bytes in
-            StoreHasher.hash(bytes, from: start, onlyIfNFC: true)
+        let ascii = string.utf8.withContiguousStorageIfAvailable { bytes in
+            StoreHasher.hash(bytes, from: start, onlyIfASCII: true)
         }
-        if let known, let hash = known {
+        if let ascii, let hash = ascii {
             state = hash
             return
         }
-        // Not known to be NFC, or not stored as contiguous UTF-8 (a bridged string): its NFC form.
-        let normalized = Array(string.precomposedStringWithCanonicalMapping.utf8)
-        state = normalized.withUnsafeBufferPointer { StoreHasher.hash($0, from: start, onlyIfNFC: false) } ?? start
+        if let equivalent = StoreHasher.asciiEquivalent(of: string) {
+            let hash = equivalent.withUnsafeBufferPointer { StoreHasher.hash($0, from: start, onlyIfASCII: false) }
+            state = hash ?? start
+            return
+        }
+        var hasher = Hasher()
+        hasher.combine(string)
+        state = StoreHasher.mix(start ^ UInt64(bitPattern: Int64(hasher.finalize())), StoreHasher.wordFactor)
+    }
+
+    /// The ASCII bytes `string` is canonically equivalent to, if any: its own when it is
+    /// ASCII, with U+037E, U+1FEF and U+212A read as `;`, `` ` `` and `K`; `nil` otherwise.
+    private static func asciiEquivalent(of string: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(string.utf8.count)
+        for scalar in string.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x80: bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+            case 0x037E: bytes.append(UInt8(ascii: ";"))
+            case 0x1FEF: bytes.append(UInt8(ascii: "`"))
+            case 0x212A: bytes.append(UInt8(ascii: "K"))
+            default: return nil
+            }
+        }
+        return bytes
     }
 
     /// Mixes in an optional string (`nil` apart from every string, the empty one included).
@@ -73,9 +97,9 @@ struct StoreHasher {
         return high ^ low
     }
 
-    /// The state after mixing in `bytes` from `start`; `nil` when `onlyIfNFC` and the bytes
-    /// are not known to be NFC (see the type's comment).
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from start: UInt64, onlyIfNFC: Bool) -> UInt64? {
+    /// The state after mixing in `bytes` from `start`; `nil` when `onlyIfASCII` and the bytes
+    /// are not all ASCII.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from start: UInt64, onlyIfASCII: Bool) -> UInt64? {
         let count = bytes.count
         var state = mix(start ^ UInt64(truncatingIfNeeded: count), lengthFactor)
         guard let base = bytes.baseAddress, count > 0 else { return state }
@@ -106,46 +130,7 @@ struct StoreHasher {
             seen |= word
             state = mix(state ^ word, tailFactor)
         }
-        if onlyIfNFC && seen & 0x8080_8080_8080_8080 != 0 && !isKnownNFC(bytes) { return nil }
+        if onlyIfASCII && seen & 0x8080_8080_8080_8080 != 0 { return nil }
         return state
-    }
-
-    /// Whether the (valid UTF-8) `bytes` are their own NFC form, as their characters show:
-    /// each is a starter (combining class 0) that is its own NFC form (not a composition
-    /// exclusion) and composes with no character before it (not a mark, but for variation
-    /// selectors, nor a Hangul vowel or final jamo). U+0080–U+02FF and U+2002–U+20C0 (but the
-    /// unassigned U+2065) are all such characters, known without looking their properties up.
-    private static func isKnownNFC(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let lead = UInt32(bytes[index])
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            if lead >= 0xC2 && lead <= 0xCB {
-                index += 2
-                continue
-            }
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-            guard index + length <= count else { return false }
-            var value = lead & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-            for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-            index += length
-            if value >= 0x2002 && value <= 0x20C0 && value != 0x2065 { continue }
-            guard let scalar = Unicode.Scalar(value), !(0x1100...0x11FF).contains(value) else { return false }
-            let properties = scalar.properties
-            guard properties.canonicalCombiningClass == .notReordered, !properties.isFullCompositionExclusion else {
-                return false
-            }
-            switch properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark:
-                guard (0xFE00...0xFE0F).contains(value) || (0xE0100...0xE01EF).contains(value) else { return false }
-            default:
-                break
-            }
-        }
-        return true
     }
 }

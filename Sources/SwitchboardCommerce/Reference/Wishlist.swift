@@ -47,7 +47,8 @@ public final class Wishlist: Sendable {
             let replaced = Wishlist.apply(update, entry: entry, hash: hash, to: &state)
             return (state.entries.orderedElements(), replaced)
         }
-        // The entry replaced or removed is let go after unlocking.
+        // The entry replaced is let go after unlocking (a removed one stays in its slot until the
+        // store compacts: plain values, no user code in their release; see InsertionOrderedStore).
         withExtendedLifetime(replaced) {}
         return WishlistState(entries: entries)
     }
