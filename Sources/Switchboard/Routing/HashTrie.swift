@@ -1,5 +1,3 @@
-import Foundation
-
 /// A persistent map from channel names to values: an immutable snapshot that a
 /// change replaces, copying only the nodes on the changed name's path.
 ///
@@ -69,7 +67,8 @@ struct HashTrie<Value: Sendable>: Sendable {
         TrieSlot.diff(old.root.map { .node($0) }, new.root.map { .node($0) }, same: same, body)
     }
 
-    /// FNV-1a over the name's UTF-8 bytes (over its NFC form when it is not ASCII); never 0.
+    /// FNV-1a over the name's UTF-8 bytes when it is ASCII (or equal to ASCII text), else
+    /// `Hasher`'s hash, which agrees with `==` (see CanonicalText); never 0.
     static func hash(_ name: String) -> UInt64 {
         if let (hash, ascii) = name.utf8.withContiguousStorageIfAvailable({ fnv($0) }) {
             if ascii { return hash }
@@ -77,7 +76,10 @@ struct HashTrie<Value: Sendable>: Sendable {
             let (hash, ascii) = fnv(name.utf8)
             if ascii { return hash }
         }
-        return fnv(canonicalComposition(of: name).utf8).hash
+        // Canonically equivalent names are equal (`==`) and must hash alike (CanonicalText).
+        if let ascii = CanonicalText.asciiEquivalent(of: name) { return fnv(ascii).hash }
+        let hash = CanonicalText.hasherHash(of: name)
+        return hash == 0 ? 1 : hash
     }
 
     @inline(__always)
@@ -267,9 +269,4 @@ final class TrieNode<Value: Sendable>: Sendable {
             }
         }
     }
-}
-
-/// `name` in Unicode normalization form C, so that canonically equivalent names hash alike.
-private func canonicalComposition(of name: String) -> String {
-    name.precomposedStringWithCanonicalMapping
 }

@@ -1,3 +1,5 @@
+import Switchboard
+
 /// The hash the reference stores find their lines and entries by: one pass over each
 /// ASCII string's bytes, eight at a time, with a seed drawn once per process. `Hasher`
 /// (SipHash) costs several times as much over the same strings, and a `[String: String]`
@@ -43,31 +45,12 @@ struct StoreHasher {
             state = hash
             return
         }
-        if let equivalent = StoreHasher.asciiEquivalent(of: string) {
+        if let equivalent = CanonicalText.asciiEquivalent(of: string) {
             let hash = equivalent.withUnsafeBufferPointer { StoreHasher.hash($0, from: start, onlyIfASCII: false) }
             state = hash ?? start
             return
         }
-        var hasher = Hasher()
-        hasher.combine(string)
-        state = StoreHasher.mix(start ^ UInt64(bitPattern: Int64(hasher.finalize())), StoreHasher.wordFactor)
-    }
-
-    /// The ASCII bytes `string` is canonically equivalent to, if any: its own when it is
-    /// ASCII, with U+037E, U+1FEF and U+212A read as `;`, `` ` `` and `K`; `nil` otherwise.
-    private static func asciiEquivalent(of string: String) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(string.utf8.count)
-        for scalar in string.unicodeScalars {
-            switch scalar.value {
-            case 0..<0x80: bytes.append(UInt8(truncatingIfNeeded: scalar.value))
-            case 0x037E: bytes.append(UInt8(ascii: ";"))
-            case 0x1FEF: bytes.append(UInt8(ascii: "`"))
-            case 0x212A: bytes.append(UInt8(ascii: "K"))
-            default: return nil
-            }
-        }
-        return bytes
+        state = StoreHasher.mix(start ^ CanonicalText.hasherHash(of: string), StoreHasher.wordFactor)
     }
 
     /// Mixes in an optional string (`nil` apart from every string, the empty one included).
