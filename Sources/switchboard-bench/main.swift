@@ -62,8 +62,8 @@ struct Options {
                              when ./docs exists); none to skip it
           --channel-counts L channels: how many channels it registers and cancels (default 1000,10000,100000)
           --floor-profile    floor: capture and check each corpus of --corpora, run each timed loop
-                             (FloorWorkload.loopRealDecode, loopFloorDecode, loopRealEncode,
-                             loopFloorEncode) twice, and exit: a driver for callgrind
+                             (FloorWorkload.realDecodeLoop, replayDecodeLoop, realEncodeLoop,
+                             discardEncodeLoop) twice, and exit: a driver for callgrind
 
         The floor section (8) times, on each corpus, the real decoder and encoder against the floor
         of synthesized Codable: the same init(from:)/encode(to:) calls answered by a replay of the

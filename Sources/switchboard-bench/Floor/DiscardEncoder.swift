@@ -11,8 +11,16 @@ struct DiscardEncoder: Encoder, SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// Set for the "containers reused" variant: one keyed container per key type (see ``ContainerCache``).
+    nonisolated(unsafe) static var reusedContainers: ContainerCache?
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(DiscardKeyedContainer<Key>())
+        if let reused = DiscardEncoder.reusedContainers {
+            return reused.container(for: ObjectIdentifier(Key.self)) {
+                KeyedEncodingContainer(DiscardKeyedContainer<Key>())
+            }
+        }
+        return KeyedEncodingContainer(DiscardKeyedContainer<Key>())
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer { DiscardUnkeyedContainer() }

@@ -9,7 +9,7 @@ import SwitchboardCommerce
 /// reference handlers installed, in order, so the cart and wishlist are the CLI's).
 ///
 /// The real decoder's answers are recorded once into a ``ReplayDecoder``; the four
-/// `loop…` methods are what is timed (and what `--floor-profile` runs for callgrind).
+/// `…Loop` methods are what is timed (and what `--floor-profile` runs for callgrind).
 final class FloorWorkload {
     /// The event types the reference handlers decode (the other channels' events are bodyless).
     enum Kind {
@@ -34,6 +34,9 @@ final class FloorWorkload {
     /// Bodies that did not decode.
     private(set) var invalid = 0
     let replay = ReplayDecoder()
+    /// The containers the "containers reused" variants keep.
+    let reusedContainers = ContainerCache()
+    let reusedEncoderContainers = ContainerCache()
 
     /// Routes `lines` (NDJSON lines of valid JSON) through a router with the reference
     /// handlers, keeping the bodies and replies; records the real decoder's answers.
@@ -150,7 +153,7 @@ final class FloorWorkload {
 
     /// The real decoder on every body, from the JSON tape, as the handlers decode them.
     @inline(never)
-    func loopRealDecode() -> Int {
+    func realDecodeLoop() -> Int {
         var sum = 0
         for (kind, body) in zip(kinds, bodies) {
             do {
@@ -169,7 +172,7 @@ final class FloorWorkload {
 
     /// The floor: the same synthesized `init(from:)` calls, answered by the replay.
     @inline(never)
-    func loopFloorDecode() -> Int {
+    func replayDecodeLoop() -> Int {
         let decoder = replay
         decoder.rewind()
         var sum = 0
@@ -188,9 +191,25 @@ final class FloorWorkload {
         return sum
     }
 
+    /// The floor with one keyed container per key type, reused (``ContainerCache``).
+    @inline(never)
+    func reusedDecodeLoop() -> Int {
+        replay.reusedContainers = reusedContainers
+        defer { replay.reusedContainers = nil }
+        return replayDecodeLoop()
+    }
+
+    /// The floor of encoding with one keyed container per key type, reused (``ContainerCache``).
+    @inline(never)
+    func reusedEncodeLoop() -> Int {
+        DiscardEncoder.reusedContainers = reusedEncoderContainers
+        defer { DiscardEncoder.reusedContainers = nil }
+        return discardEncodeLoop()
+    }
+
     /// The real encoder on every reply, into one reused writer, as the CLI's session encodes them.
     @inline(never)
-    func loopRealEncode() -> Int {
+    func realEncodeLoop() -> Int {
         var writer = JSONWriter(capacity: 4096)
         var sum = 0
         for reply in replies {
@@ -207,7 +226,7 @@ final class FloorWorkload {
 
     /// The floor: the same synthesized `encode(to:)` calls into containers that write nothing.
     @inline(never)
-    func loopFloorEncode() -> Int {
+    func discardEncodeLoop() -> Int {
         var sum = 0
         for reply in typedReplies {
             do {

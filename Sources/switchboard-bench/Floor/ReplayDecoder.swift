@@ -56,8 +56,16 @@ final class ReplayDecoder: Decoder, SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// Set for the "containers reused" variant: one keyed container per key type (see ``ContainerCache``).
+    var reusedContainers: ContainerCache?
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try keyed.take()
+        if let reusedContainers {
+            return reusedContainers.container(for: ObjectIdentifier(Key.self)) {
+                KeyedDecodingContainer(ReplayKeyedContainer<Key>(decoder: self))
+            }
+        }
         return KeyedDecodingContainer(ReplayKeyedContainer<Key>(decoder: self))
     }
 
