@@ -62,13 +62,15 @@ struct Options {
                              when ./docs exists); none to skip it
           --channel-counts L channels: how many channels it registers and cancels (default 1000,10000,100000)
           --floor-profile    floor: capture and check each corpus of --corpora, run each timed loop
-                             (FloorWorkload.realDecodeLoop, replayDecodeLoop, realEncodeLoop,
-                             discardEncodeLoop) twice, and exit: a driver for callgrind
+                             (FloorWorkload.realDecodeLoop, replayDecodeLoop, reusedDecodeLoop,
+                             realEncodeLoop, discardEncodeLoop, reusedEncodeLoop) twice, and exit:
+                             a driver for callgrind (instructions a message: see docs/benchmarks.md)
 
         The floor section (8) times, on each corpus, the real decoder and encoder against the floor
         of synthesized Codable: the same init(from:)/encode(to:) calls answered by a replay of the
         real decoder's answers and written into containers that discard them (call counts checked
-        equal), against jq -c . CPU time ÷ 4 on the same corpus (see docs/benchmarks.md).
+        equal), also with one keyed container reused per key type, against jq -c . CPU time ÷ 4 on
+        the same corpus (see docs/benchmarks.md).
         """
 
     static func parse(_ arguments: ArraySlice<String>) -> Options {

@@ -8,7 +8,8 @@ import Switchboard
 /// (from the JSON tape, as the handlers decode) and the real encoder (the replies, as
 /// the CLI's session encodes them), and the floor: the same synthesized `init(from:)`
 /// calls answered by a ``ReplayDecoder`` and the same `encode(to:)` calls into a
-/// ``DiscardEncoder``. The calls are counted on both sides and must be equal. `jq -c .`
+/// ``DiscardEncoder``; and that floor with one keyed container reused per key type
+/// (``ContainerCache``). The calls are counted on both sides and must be equal. `jq -c .`
 /// runs on the same corpus in the same run (whole-process CPU time); the budget is
 /// jq ÷ 4, what the whole CLI may spend a message to be 4× jq.
 struct FloorSection {
@@ -87,8 +88,12 @@ struct FloorSection {
                 repetitions: options.timedRepetitions, items: count, clock: threadCPUNanoseconds,
                 [
                     workload.realDecodeLoop, workload.replayDecodeLoop, workload.realEncodeLoop,
-                    workload.discardEncodeLoop,
+                    workload.discardEncodeLoop, workload.reusedDecodeLoop, workload.reusedEncodeLoop,
                 ])
+            // The last decode loop timed was the reused one: its calls, too, must be the recording's.
+            if workload.replay.counts(replayed: true) != workload.replay.counts(replayed: false) {
+                report.note("Floor section: \(corpus): the timed replay made other calls than the recording.")
+            }
             let path = "\(options.workDirectory)/floor-\(corpus)-\(count).ndjson"
             let bytes = lines.reduce(into: [UInt8]()) { all, line in all += line + [0x0A] }
             var jqCost: Double?
@@ -173,7 +178,7 @@ struct FloorSection {
     }
 
     /// `--floor-profile`: captures and checks each corpus of `--corpora`, runs each timed loop
-    /// once (`FloorWorkload.realDecodeLoop` … `discardEncodeLoop`), and exits: a driver for
+    /// twice (`FloorWorkload.realDecodeLoop` … `reusedEncodeLoop`), and exits: a driver for
     /// `valgrind --tool=callgrind`, whose inclusive cost of each loop ÷ the messages is
     /// instructions a message (see docs/benchmarks.md).
     static func profile(_ options: Options) -> Never {

@@ -27,6 +27,8 @@ struct ReplayQueue<Item> {
         let index = next
         next = index &+ 1
         if index == nextStop { try stop() }
+        // A replay that asks for more than was recorded is not the recording's: an error, not a trap.
+        guard index < items.count else { throw FloorMismatch(expected: "\(Item.self)") }
         return items[index]
     }
 
