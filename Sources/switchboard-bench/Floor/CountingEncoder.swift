@@ -65,27 +65,3 @@ struct CountingEncoder: Encoder, SingleValueEncodingContainer {
         if let counted = tally.generic(value) { try container.encode(counted) } else { try container.encode(value) }
     }
 }
-
-/// The counts a ``CountingEncoder`` and its containers add to.
-final class CallTally {
-    var counts = CallCounts()
-
-    /// Counts one generic value; returns it wrapped as a ``CountedValue`` when it is not a
-    /// leaf (so its own `encode(to:)` is counted), `nil` when it is (forward it as it is).
-    func generic<T: Encodable>(_ value: T) -> CountedValue<T>? {
-        counts.generic += 1
-        if Leaf.encodes(T.self) { return nil }
-        counts.structured += 1
-        return CountedValue(value: value, tally: self)
-    }
-}
-
-/// A value whose `encode(to:)` runs with a ``CountingEncoder`` around the encoder it is given.
-struct CountedValue<T: Encodable>: Encodable {
-    let value: T
-    let tally: CallTally
-
-    func encode(to encoder: any Encoder) throws {
-        try value.encode(to: CountingEncoder(inner: encoder, tally: tally))
-    }
-}
