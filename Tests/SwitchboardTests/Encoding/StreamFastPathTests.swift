@@ -183,6 +183,32 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(error?.message == "reply.float: cannot encode non-finite number inf")
     }
 
+    @Test func arraysOfEveryKindOfElementMatchTheTreeAndJSONEncoder() throws {
+        struct Item: Encodable {
+            var name: String
+            var tags: [String]
+            var children: [Item] = []
+            var scores: [Double?] = [1.5, nil]
+        }
+        let item = Item(name: "a", tags: ["x"], children: [Item(name: "b", tags: [], children: [])])
+        let values: [any Encodable] = [
+            [Item](), [item, item], [[item], []], [[1, 2], [3]], [Int?.none, 4], [["k": 1]], [JSONValue.null, true],
+            [EveryScalar()], [String](), [[String]](), ["\u{2028}", "\""],
+        ]
+        for value in values {
+            let streamed = try String(decoding: BodyEncoder().encodeJSON(value), as: UTF8.self)
+            #expect(try streamed == treeBytes(value))
+            let foundation = try JSONSerialization.jsonObject(
+                with: JSONEncoder().encode(value), options: .fragmentsAllowed)
+            let ours = try JSONSerialization.jsonObject(with: Data(streamed.utf8), options: .fragmentsAllowed)
+            #expect((foundation as? NSArray) == (ours as? NSArray))
+        }
+        var bad = EveryScalar()
+        bad.double = .nan
+        let error = #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeJSON([[EveryScalar()], [bad]]) }
+        #expect(error?.message == "reply[1][0].double: cannot encode non-finite number nan")
+    }
+
     @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()
