@@ -31,7 +31,7 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let level = sink.level
         if use() { sink.push(object: true) }
-        return KeyedEncodingContainer(StreamKeyedContainer<Key>(sink: sink, level: level))
+        return sink.shapes.keyedContainer(Key.self, sink: sink, level: level)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -1,6 +1,7 @@
-/// The value types a ``StreamSink`` has written through ``StreamSink/write(_:)``, each with
-/// whether it is an array the sink writes itself (``StreamArray``): a conformance is looked up
-/// at run time, which costs far more than finding the type again in this short list.
+/// What a ``StreamSink`` has found out about the types it writes, kept because the run time's
+/// look-ups cost far more than finding a type again in these short lists: the value types
+/// written through ``StreamSink/write(_:)``, each with whether it is an array the sink writes
+/// itself (``StreamArray``), and a ``StreamKeyedMaker`` for each key type.
 final class StreamShapes {
     /// One type, and its `StreamArray` conformance when it has one.
     struct Entry {
@@ -30,5 +31,40 @@ final class StreamShapes {
         if entries.count >= StreamShapes.limit { entries.removeAll(from: 0) }
         entries.append(Entry(type: ObjectIdentifier(type), array: array))
         return array
+    }
+
+    /// One key type, and the maker of its containers (a `StreamKeyedMaker<StreamKeyedContainer<Key>>`,
+    /// unretained: ``owners`` holds it).
+    struct Maker {
+        var key: ObjectIdentifier
+        var maker: UnsafeRawPointer
+    }
+
+    /// The makers of keyed containers, by key type.
+    private let makers = StreamStack<Maker>(capacity: StreamShapes.limit)
+    /// The makers ``makers`` points to, held for as long as they are listed there.
+    @exclusivity(unchecked) private var owners: [AnyObject] = []
+
+    /// A keyed container for `key` at `level` (the number of containers open below it), writing into `sink`.
+    @inline(__always)
+    func keyedContainer<Key: CodingKey>(_ key: Key.Type, sink: StreamSink, level: Int) -> KeyedEncodingContainer<Key> {
+        typealias Made = StreamKeyedMaker<StreamKeyedContainer<Key>>
+        let identifier = ObjectIdentifier(key)
+        let found = makers.withElements { makers -> UnsafeRawPointer? in
+            for maker in makers where maker.key == identifier { return maker.maker }
+            return nil
+        }
+        if let found {
+            // Listed for `Key`, so it is a `Made`; `owners` keeps it alive.
+            return Unmanaged<Made>.fromOpaque(found)._withUnsafeGuaranteedRef { $0.make(sink: sink, level: level) }
+        }
+        let maker = Made()
+        if makers.count >= StreamShapes.limit {
+            makers.removeAll(from: 0)
+            owners.removeAll(keepingCapacity: true)
+        }
+        owners.append(maker)
+        makers.append(Maker(key: identifier, maker: UnsafeRawPointer(Unmanaged.passUnretained(maker).toOpaque())))
+        return maker.make(sink: sink, level: level)
     }
 }

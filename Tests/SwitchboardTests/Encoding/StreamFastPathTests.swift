@@ -209,6 +209,31 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(error?.message == "reply[1][0].double: cannot encode non-finite number nan")
     }
 
+    @Test func moreKeyTypesThanTheSinkKeepsAndOneKeyTypeNestedInItselfMatchTheTree() throws {
+        struct Wrapper<Value: Encodable>: Encodable {
+            var value: Value
+            var tag = "t"
+        }
+        func wrap<Value: Encodable>(_ value: Value) -> Wrapper<Value> { Wrapper(value: value) }
+        // Each `Wrapper<…>` has key type of its own: 20 nested, more than `StreamShapes.limit`.
+        let deep = wrap(
+            wrap(
+                wrap(
+                    wrap(
+                        wrap(
+                            wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(1))))))))))))))))
+                    ))))
+        var writer = JSONWriter()
+        for _ in 0..<3 {
+            try BodyEncoder().encodeJSON(deep, into: &writer)
+            writer.writeNewline()
+            try BodyEncoder().encodeJSON([wrap(["a"]), wrap(["b"])], into: &writer)
+            writer.writeNewline()
+        }
+        let once = try treeBytes(deep) + "\n" + treeBytes([wrap(["a"]), wrap(["b"])]) + "\n"
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == once + once + once)
+    }
+
     @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()
