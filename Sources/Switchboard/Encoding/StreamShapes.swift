@@ -45,26 +45,22 @@ final class StreamShapes {
     /// The makers ``makers`` points to, held for as long as they are listed there.
     @exclusivity(unchecked) private var owners: [AnyObject] = []
 
-    /// A keyed container for `key` at `level` (the number of containers open below it), writing into `sink`.
+    /// The maker listed for the key type `key` (see ``StreamEncoder/container(keyedBy:)``), unretained.
     @inline(__always)
-    func keyedContainer<Key: CodingKey>(_ key: Key.Type, sink: StreamSink, level: Int) -> KeyedEncodingContainer<Key> {
-        typealias Made = StreamKeyedMaker<StreamKeyedContainer<Key>>
-        let identifier = ObjectIdentifier(key)
-        let found = makers.withElements { makers -> UnsafeRawPointer? in
-            for maker in makers where maker.key == identifier { return maker.maker }
+    func maker(for key: ObjectIdentifier) -> UnsafeRawPointer? {
+        makers.withElements { makers -> UnsafeRawPointer? in
+            for maker in makers where maker.key == key { return maker.maker }
             return nil
         }
-        if let found {
-            // Listed for `Key`, so it is a `Made`; `owners` keeps it alive.
-            return Unmanaged<Made>.fromOpaque(found)._withUnsafeGuaranteedRef { $0.make(sink: sink, level: level) }
-        }
-        let maker = Made()
+    }
+
+    /// Lists `maker` for the key type `key`, and holds it for as long as it is listed.
+    func add(maker: AnyObject, for key: ObjectIdentifier) {
         if makers.count >= StreamShapes.limit {
             makers.removeAll(from: 0)
             owners.removeAll(keepingCapacity: true)
         }
         owners.append(maker)
-        makers.append(Maker(key: identifier, maker: UnsafeRawPointer(Unmanaged.passUnretained(maker).toOpaque())))
-        return maker.make(sink: sink, level: level)
+        makers.append(Maker(key: key, maker: UnsafeRawPointer(Unmanaged.passUnretained(maker).toOpaque())))
     }
 }
