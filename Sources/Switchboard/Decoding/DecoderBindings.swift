@@ -93,7 +93,7 @@ class UnkeyedContainerFields<Owner: SourceDecoder> {
         self.decoder = decoder
         self.array = array
         self.node = node
-        self.total = Owner.Source.count(of: array)
+        self.total = decoder.core.source.count(of: array)
     }
 }
 

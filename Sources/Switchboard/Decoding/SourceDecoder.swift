@@ -16,8 +16,8 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     associatedtype Source: BodySource
     associatedtype Unkeyed: SourceUnkeyedContainer where Unkeyed.Owner == Self
 
-    /// Creates the decoder for `value`, found at `node`.
-    init(value: Source.Value, node: DecodingPath, options: DecodingOptions)
+    /// Creates the decoder for `value` of `source`, found at `node`.
+    init(source: Source, value: Source.Value, node: DecodingPath, options: DecodingOptions)
     /// The rules and the current value (this decoder itself).
     var core: DecoderCore<Source> { get }
     /// A keyed container of this source over `value`, at `node` (an error when `value`
@@ -54,7 +54,7 @@ extension SourceDecoder {
     }
 
     func decodeNil() -> Bool {
-        Source.isNull(core.value)
+        core.source.isNull(core.value)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool {
@@ -179,8 +179,8 @@ extension SourceDecoder {
         }
     }
 
-    /// A decoder of its own for `value` at `node` (`superDecoder()`).
-    func superDecoder(_ value: Source.Value, _ node: DecodingPath) -> any Decoder {
-        Self(value: value, node: node, options: core.options)
+    /// A decoder of its own for `value` of `source` at `node` (`superDecoder()`).
+    func superDecoder(_ value: Source.Value, _ node: DecodingPath, source: Source) -> any Decoder {
+        Self(source: source, value: value, node: node, options: core.options)
     }
 }
