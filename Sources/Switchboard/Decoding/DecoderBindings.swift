@@ -83,6 +83,8 @@ final class TapeKeyedFields: KeyedContainerFields<TapeDecoder>, KeyedMemberReade
 /// Stored fields of an unkeyed container (the behaviour is ``SourceUnkeyedContainer``'s).
 class UnkeyedContainerFields<Owner: SourceDecoder> {
     final let decoder: Owner
+    /// The decode's source (the decoder's own; kept here so that reads borrow it).
+    final let source: Owner.Source
     final let array: Owner.Source.Array
     final let node: DecodingPath
     final let total: Int
@@ -93,7 +95,8 @@ class UnkeyedContainerFields<Owner: SourceDecoder> {
         self.decoder = decoder
         self.array = array
         self.node = node
-        self.total = decoder.core.source.count(of: array)
+        self.source = decoder.core.source
+        self.total = source.count(of: array)
     }
 }
 

@@ -258,7 +258,7 @@ class DecoderCore<Source: BodySource> {
         guard let object = source.object(value) else { return nil }
         // The path is only built when it is too deep (an error names it).
         if node.depth + 1 >= options.maxDepth { try checkDepth(node.appending(component)) }
-        var result = emptyStringDictionary(capacity: source.count(of: object))
+        var result = [String: String](minimumCapacity: source.count(of: object))
         var allStrings = true
         source.forEachMember(of: object) { key, member in
             guard allStrings, let string = source.string(member) else {
@@ -464,14 +464,6 @@ class DecoderCore<Source: BodySource> {
             )
         )
     }
-}
-
-/// An empty `[String: String]` with room for `capacity` members. Outside the generic
-/// core, so the initialiser is specialised (inside, it ran the standard library's
-/// unspecialised one, which looks the storage's generic metadata up at run time).
-@inline(never)
-func emptyStringDictionary(capacity: Int) -> [String: String] {
-    [String: String](minimumCapacity: capacity)
 }
 
 /// One step of ``DecoderCore/jsonValue(_:_:_:)``: a finished value, or a container to fill.

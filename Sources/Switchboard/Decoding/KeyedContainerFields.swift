@@ -9,6 +9,8 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     typealias Value = Owner.Source.Value
 
     final let decoder: Owner
+    /// The decode's source (the decoder's own; kept here so that reads borrow it).
+    final let source: Source
     final let object: Source.Object
     final let node: DecodingPath
     /// The source's lookup hint (see ``BodySource/value(in:forKey:hint:)``). Unchecked:
@@ -17,13 +19,9 @@ class KeyedContainerFields<Owner: SourceDecoder> {
 
     init(decoder: Owner, object: Source.Object, node: DecodingPath) {
         self.decoder = decoder
+        self.source = decoder.core.source
         self.object = object
         self.node = node
-    }
-
-    /// The decode's source (the decoder owns it).
-    final var source: Source {
-        @inline(__always) get { decoder.core.source }
     }
 
     final var objectCodingPath: [any CodingKey] { node.codingPath }

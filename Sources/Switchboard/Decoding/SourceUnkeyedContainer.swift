@@ -11,6 +11,8 @@ protocol SourceUnkeyedContainer: AnyObject, UnkeyedDecodingContainer {
     init(decoder: Owner, array: Source.Array, node: DecodingPath)
     /// The decode this container belongs to.
     var decoder: Owner { get }
+    /// The decode's source (its decoder's).
+    var source: Source { get }
     /// The array read.
     var array: Source.Array { get }
     /// Where the array is.
@@ -22,11 +24,6 @@ protocol SourceUnkeyedContainer: AnyObject, UnkeyedDecodingContainer {
 }
 
 extension SourceUnkeyedContainer {
-    /// The decode's source (the decoder owns it).
-    var source: Source {
-        @inline(__always) get { decoder.core.source }
-    }
-
     var codingPath: [any CodingKey] { node.codingPath }
 
     var count: Int? { total }

@@ -103,18 +103,7 @@ struct TapeSource: BodySource {
 
     @inline(__always)
     func value(in object: TapeValue, forKey key: String, hint: inout Int) -> TapeValue? {
-        let tape = self.tape
-        let tried = hint
-        let found: Int?
-        if let index = key.utf8.withContiguousStorageIfAvailable({
-            tape.member($0, in: object.index, hint: tried > 0 ? tried : nil)
-        }) {
-            found = index
-        } else {
-            var key = key
-            found = key.withUTF8 { tape.member($0, in: object.index, hint: tried > 0 ? tried : nil) }
-        }
-        guard let found else { return nil }
+        guard let found = tape.member(key, in: object.index, hint: hint > 0 ? hint : nil) else { return nil }
         hint = tape.next(found)
         return TapeValue(found)
     }
