@@ -1,9 +1,11 @@
 import Foundation
 
 // The one decoder front end (`SourceDecoder`, `SourceKeyedContainer`,
-// `SourceUnkeyedContainer`) bound to each source. These classes add nothing but
-// the source type and their stored fields: the witnesses `Decodable` code calls
-// come from the protocol extensions, specialised here for the concrete source.
+// `SourceUnkeyedContainer`) bound to each source. These classes add the source
+// type, their stored fields and, for the calls generic over a type (`container`,
+// `decodeValue`, `decodeSpecialValue`), a method of their own that runs the
+// shared body with this concrete class: a protocol extension's generic method
+// would run over an unknown decoder, looking its source's types up at run time.
 
 /// The decoder for one decode of a Foundation tree (`Any`).
 final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
@@ -24,6 +26,16 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
         _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {
         try specialValue(T.self, value, node, component)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(value, node, keyedBy: Key.self)
+    }
+
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
     }
 }
 
@@ -47,6 +59,16 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
     ) throws -> T {
         try specialValue(T.self, value, node, component)
     }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(value, node, keyedBy: Key.self)
+    }
+
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: JSONValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
+    }
 }
 
 /// The decoder for one decode of JSON bytes, as the scanner parsed them.
@@ -68,6 +90,16 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
         _ type: T.Type, _ value: TapeValue, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {
         try specialValue(T.self, value, node, component)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(value, node, keyedBy: Key.self)
+    }
+
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: TapeValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
     }
 }
 

@@ -26,6 +26,14 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     func keyedContainer<Key: CodingKey>(
         _ value: Source.Value, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key>
+    /// Decodes `T` from `value`, found at `component` below `node`. Each decoder class
+    /// implements it by calling ``decodeValueBody(_:_:_:_:)``, so the whole path (the
+    /// special types, moving the decoder, `T(from:)`) runs with its concrete class and
+    /// source: generic code over `T` (a container's `decode<T>`) makes one call here
+    /// instead of running that path over an unknown decoder, with run-time lookups.
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T
     /// Decodes one of the types ``DecoderCore/isSpecial(_:)`` names. Each decoder
     /// class implements it by calling ``specialValue(_:_:_:_:)``, so the rules run
     /// specialised for its source (generic code over `T` calls it through here).
@@ -38,11 +46,6 @@ extension SourceDecoder {
     var codingPath: [any CodingKey] { core.node.codingPath }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let core = self.core
-        return try keyedContainer(core.value, core.node, keyedBy: Key.self)
-    }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let core = self.core
@@ -93,9 +96,9 @@ extension SourceDecoder {
         try decodeValue(T.self, core.value, core.node, .none)
     }
 
-    /// Decodes `T` from `value`, found at `component` below `node`.
+    /// The body of every decoder class's ``decodeValue(_:_:_:_:)``.
     @inline(__always)
-    func decodeValue<T: Decodable>(
+    func decodeValueBody<T: Decodable>(
         _ type: T.Type,
         _ value: Source.Value,
         _ node: DecodingPath,
