@@ -167,15 +167,20 @@ extension SourceDecoder {
         let savedNode = core.node
         core.value = value
         core.node = child
-        defer {
+        // Put back on both paths by hand: a `defer` block is outlined as a function
+        // generic over the decoder and `T`, which looks their types up at run time.
+        do {
+            let result = try T(from: self)
             core.value = savedValue
             core.node = savedNode
-        }
-        do {
-            return try T(from: self)
+            return result
         } catch let error as DecodingError {
+            core.value = savedValue
+            core.node = savedNode
             throw error
         } catch {
+            core.value = savedValue
+            core.node = savedNode
             throw DecodingError.dataCorrupted(
                 .init(codingPath: child.codingPath, debugDescription: "\(error)", underlyingError: error)
             )
