@@ -162,7 +162,9 @@ struct FoundationSource: BodySource {
         if type == Date.self, let date = value as? Date { return .date(date) }
         if type == URL.self, let url = value as? URL { return .url(url) }
         if type == Substring.self, let string = value as? Substring { return .string(String(string)) }
-        if type == JSONValue.self, let json = value as? JSONValue { return FoundationSource().classify(json.foundationValue) }
+        if type == JSONValue.self, let json = value as? JSONValue {
+            return FoundationSource().classify(json.foundationValue)
+        }
         if let object = value as? [String: Any] { return .object(object) }
         if let array = value as? [Any] { return .array(array) }
         return .other(type)
