@@ -64,7 +64,8 @@ public struct BodyDecoder: Sendable {
         if let wrapped = BodyDecoder.wrappedBody(body) { return try wrapped.decode(T.self, options: options) }
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
-            try FoundationDecoder(value: root, node: .root, options: options).decodeValue(T.self, root, .root, .none)
+            try FoundationDecoder(source: FoundationSource(), value: root, node: .root, options: options)
+                .decodeValue(T.self, root, .root, .none)
         }
     }
 
@@ -76,7 +77,8 @@ public struct BodyDecoder: Sendable {
     /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(BodyDecodingError) -> T {
         try BodyDecoder.run {
-            try JSONValueDecoder(value: value, node: .root, options: options).decodeValue(T.self, value, .root, .none)
+            try JSONValueDecoder(source: JSONValueSource(), value: value, node: .root, options: options)
+                .decodeValue(T.self, value, .root, .none)
         }
     }
 
@@ -100,7 +102,8 @@ public struct BodyDecoder: Sendable {
         if let wrapped = BodyDecoder.wrappedBody(body) { return try wrapped.decode(T.self, at: key, options: options) }
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
-            try BodyDecoder.member(T.self, at: key, of: root, decoder: FoundationDecoder.self, options: options)
+            try BodyDecoder.member(
+                T.self, at: key, of: root, in: FoundationSource(), decoder: FoundationDecoder.self, options: options)
         }
     }
 
@@ -118,7 +121,8 @@ public struct BodyDecoder: Sendable {
         at key: String
     ) throws(BodyDecodingError) -> T {
         try BodyDecoder.run {
-            try BodyDecoder.member(T.self, at: key, of: value, decoder: JSONValueDecoder.self, options: options)
+            try BodyDecoder.member(
+                T.self, at: key, of: value, in: JSONValueSource(), decoder: JSONValueDecoder.self, options: options)
         }
     }
 
@@ -136,21 +140,21 @@ public struct BodyDecoder: Sendable {
         _ type: T.Type,
         at key: String,
         of root: Decoder.Source.Value,
+        in source: Decoder.Source,
         decoder _: Decoder.Type,
         options: DecodingOptions
     ) throws -> T {
-        typealias Source = Decoder.Source
-        let front = Decoder(value: root, node: .root, options: options)
+        let front = Decoder(source: source, value: root, node: .root, options: options)
         let decoder = front.core
         let optional = T.self as? any OptionalValue.Type
-        guard let object = Source.object(root) else {
+        guard let object = source.object(root) else {
             if let optional, let none = optional.noneValue as? T { return none }
             _ = try decoder.objectContainer(root, .root)
             throw decoder.mismatch([String: Any].self, root, .root, .none)
         }
         let nameKey = MemberKey(key)
         var hint = 0
-        guard let value = Source.value(in: object, forKey: key, hint: &hint) else {
+        guard let value = source.value(in: object, forKey: key, hint: &hint) else {
             if let optional, let none = optional.noneValue as? T { return none }
             throw DecodingError.keyNotFound(
                 nameKey,

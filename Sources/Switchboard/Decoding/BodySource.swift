@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where the decoder reads values from.
+/// Where the decoder reads values from: one instance per decode, held by the
+/// decoder (``DecoderCore/source``), which every container keeps alive.
 ///
 /// The decoding rules (exact types, number ranges, null versus missing, error
 /// texts, depth) live once, in ``DecoderCore`` and the front end
@@ -9,8 +10,11 @@ import Foundation
 /// representation. Three sources exist: ``FoundationSource`` (`Any` trees from
 /// `JSONSerialization`, `WKScriptMessage.body` or hand-built dictionaries),
 /// ``JSONValueSource``, and ``TapeSource`` (JSON bytes as the strict scanner
-/// parsed them). A source's values own what they refer to: a `Decoder` or a
-/// container a user type keeps stays valid after the decode returns.
+/// parsed them). A decoder owns its source (the tape, for bytes) and every
+/// container owns its decoder, so a `Decoder` or a container a user type keeps
+/// stays valid after the decode returns. A value is read only through the source
+/// it came from: a tape value is an entry index (no reference to count), a tree
+/// value holds its content (its source has no state).
 ///
 /// Every accessor is exact: `bool` answers only for booleans, `number` only for
 /// numbers (never for booleans), `string` only for strings.
@@ -22,45 +26,45 @@ protocol BodySource {
     /// An array.
     associatedtype Array
 
-    /// The null value (what a missing `super` key decodes from).
-    static var null: Value { get }
+    /// The null value and the source it is read with (what a missing `super` key decodes from).
+    static var null: (source: Self, value: Value) { get }
     /// Whether `value` is null (`NSNull`, `nil`, `.null`).
-    static func isNull(_ value: Value) -> Bool
+    func isNull(_ value: Value) -> Bool
     /// `value` when it is a string.
-    static func string(_ value: Value) -> String?
+    func string(_ value: Value) -> String?
     /// `value` when it is a boolean (never for a number).
-    static func bool(_ value: Value) -> Bool?
+    func bool(_ value: Value) -> Bool?
     /// `value` when it is a number (never for a boolean).
-    static func number(_ value: Value) -> BodyNumber?
+    func number(_ value: Value) -> BodyNumber?
     /// `value` when it is an object.
-    static func object(_ value: Value) -> Object?
+    func object(_ value: Value) -> Object?
     /// `value` when it is an array.
-    static func array(_ value: Value) -> Array?
+    func array(_ value: Value) -> Array?
     /// What `value` is, for error messages and for the conversions that accept several kinds.
-    static func classify(_ value: Value) -> SourceKind<Self>
+    func classify(_ value: Value) -> SourceKind<Self>
 
     /// The member of `object` named `key`, if present (a present null is not `nil`).
     ///
     /// `hint` belongs to the container asking, starts at 0, and is the source's to
     /// use (the tape tries the member after the last one found first, as synthesised
     /// `init(from:)` asks in declaration order); the other sources ignore it.
-    static func value(in object: Object, forKey key: String, hint: inout Int) -> Value?
+    func value(in object: Object, forKey key: String, hint: inout Int) -> Value?
     /// The member names of `object`.
-    static func keys(of object: Object) -> [String]
+    func keys(of object: Object) -> [String]
     /// The number of members of `object`.
-    static func count(of object: Object) -> Int
+    func count(of object: Object) -> Int
     /// Calls `body` with every member of `object`.
-    static func forEachMember(of object: Object, _ body: (String, Value) throws -> Void) rethrows
+    func forEachMember(of object: Object, _ body: (String, Value) throws -> Void) rethrows
     /// The number of elements of `array`.
-    static func count(of array: Array) -> Int
+    func count(of array: Array) -> Int
     /// The element of `array` at `index` (`0 ..< count`).
-    static func element(of array: Array, at index: Int) -> Value
+    func element(of array: Array, at index: Int) -> Value
 
     /// `value` as a ``JSONValue`` in one step, when the source can make it cheaply
     /// (it holds ``JSONValue``s, or converts a whole subtree at once) and it nests
     /// at most `levels` arrays and objects deep; `nil` to convert member by member
     /// (which finds the exact path of a value nested too deep).
-    static func existingJSONValue(_ value: Value, levels: Int) -> JSONValue?
+    func existingJSONValue(_ value: Value, levels: Int) -> JSONValue?
 }
 
 /// What a source value is.

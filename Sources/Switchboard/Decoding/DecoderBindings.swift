@@ -1,9 +1,11 @@
 import Foundation
 
 // The one decoder front end (`SourceDecoder`, `SourceKeyedContainer`,
-// `SourceUnkeyedContainer`) bound to each source. These classes add nothing but
-// the source type and their stored fields: the witnesses `Decodable` code calls
-// come from the protocol extensions, specialised here for the concrete source.
+// `SourceUnkeyedContainer`) bound to each source. These classes add the source
+// type, their stored fields and, for the calls generic over a type (`container`,
+// `decodeValue`, `decodeSpecialValue`), a method of their own that runs the
+// shared body with this concrete class: a protocol extension's generic method
+// would run over an unknown decoder, looking its source's types up at run time.
 
 /// The decoder for one decode of a Foundation tree (`Any`).
 final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
@@ -24,6 +26,16 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
         _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {
         try specialValue(T.self, value, node, component)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(value, node, keyedBy: Key.self)
+    }
+
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
     }
 }
 
@@ -47,6 +59,16 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
     ) throws -> T {
         try specialValue(T.self, value, node, component)
     }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(value, node, keyedBy: Key.self)
+    }
+
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: JSONValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
+    }
 }
 
 /// The decoder for one decode of JSON bytes, as the scanner parsed them.
@@ -69,6 +91,16 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
     ) throws -> T {
         try specialValue(T.self, value, node, component)
     }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(value, node, keyedBy: Key.self)
+    }
+
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: TapeValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
+    }
 }
 
 /// What the keyed container of a Foundation tree object reads.
@@ -83,6 +115,8 @@ final class TapeKeyedFields: KeyedContainerFields<TapeDecoder>, KeyedMemberReade
 /// Stored fields of an unkeyed container (the behaviour is ``SourceUnkeyedContainer``'s).
 class UnkeyedContainerFields<Owner: SourceDecoder> {
     final let decoder: Owner
+    /// The decode's source (the decoder's own; kept here so that reads borrow it).
+    final let source: Owner.Source
     final let array: Owner.Source.Array
     final let node: DecodingPath
     final let total: Int
@@ -93,7 +127,8 @@ class UnkeyedContainerFields<Owner: SourceDecoder> {
         self.decoder = decoder
         self.array = array
         self.node = node
-        self.total = Owner.Source.count(of: array)
+        self.source = decoder.core.source
+        self.total = source.count(of: array)
     }
 }
 

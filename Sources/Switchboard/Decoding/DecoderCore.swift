@@ -28,8 +28,12 @@ class DecoderCore<Source: BodySource> {
     /// Where `value` is.
     @exclusivity(unchecked) final var node: DecodingPath
     final let options: DecodingOptions
+    /// What the values are read from (for bytes: the tape, owned here; every
+    /// container owns this decoder).
+    final let source: Source
 
-    init(value: Source.Value, node: DecodingPath, options: DecodingOptions) {
+    init(source: Source, value: Source.Value, node: DecodingPath, options: DecodingOptions) {
+        self.source = source
         self.value = value
         self.node = node
         self.options = options
@@ -39,8 +43,8 @@ class DecoderCore<Source: BodySource> {
 
     /// `value` as an object whose container sits at `node`, within the depth limit.
     final func objectContainer(_ value: Source.Value, _ node: DecodingPath) throws -> Source.Object {
-        guard let object = Source.object(value) else {
-            if Source.isNull(value) {
+        guard let object = source.object(value) else {
+            if source.isNull(value) {
                 throw DecodingError.valueNotFound(
                     [String: Any].self,
                     .init(
@@ -57,8 +61,8 @@ class DecoderCore<Source: BodySource> {
 
     /// `value` as an array whose container sits at `node`, within the depth limit.
     final func arrayContainer(_ value: Source.Value, _ node: DecodingPath) throws -> Source.Array {
-        guard let array = Source.array(value) else {
-            if Source.isNull(value) {
+        guard let array = source.array(value) else {
+            if source.isNull(value) {
                 throw DecodingError.valueNotFound(
                     [Any].self,
                     .init(
@@ -91,14 +95,14 @@ class DecoderCore<Source: BodySource> {
 
     @inline(__always)
     final func decodeString(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> String {
-        if let string = Source.string(value) { return string }
+        if let string = source.string(value) { return string }
         throw mismatch(String.self, value, node, component)
     }
 
     @inline(__always)
     final func decodeBool(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Bool {
-        if let bool = Source.bool(value) { return bool }
-        if options.lenient, let string = Source.string(value) {
+        if let bool = source.bool(value) { return bool }
+        if options.lenient, let string = source.string(value) {
             if string == "true" { return true }
             if string == "false" { return false }
         }
@@ -112,7 +116,7 @@ class DecoderCore<Source: BodySource> {
         _ node: DecodingPath,
         _ component: DecodingStep
     ) throws -> T {
-        if let number = Source.number(value) {
+        if let number = source.number(value) {
             if let result = number.integer(T.self) { return result }
             throw notRepresentable(number, node, component)
         }
@@ -121,7 +125,7 @@ class DecoderCore<Source: BodySource> {
 
     @inline(__always)
     final func decodeDouble(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Double {
-        if let number = Source.number(value) {
+        if let number = source.number(value) {
             if case .double(let double) = number, double.isFinite { return double }
             if let result = number.double { return result }
             throw notRepresentable(number, node, component)
@@ -130,7 +134,7 @@ class DecoderCore<Source: BodySource> {
     }
 
     final func decodeFloat(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Float {
-        if let number = Source.number(value) {
+        if let number = source.number(value) {
             if let result = number.float { return result }
             throw notRepresentable(number, node, component)
         }
@@ -138,7 +142,7 @@ class DecoderCore<Source: BodySource> {
     }
 
     final func decodeDecimal(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Decimal {
-        if let number = Source.number(value) {
+        if let number = source.number(value) {
             if let result = number.decimal { return result }
             throw notRepresentable(number, node, component)
         }
@@ -153,7 +157,7 @@ class DecoderCore<Source: BodySource> {
         _ component: DecodingStep,
         _ convert: (BodyNumber) -> T?
     ) throws -> T {
-        if options.lenient, let string = Source.string(value), JSONNumber.isValid(string.utf8) {
+        if options.lenient, let string = source.string(value), JSONNumber.isValid(string.utf8) {
             let number = BodyNumber.text(string)
             if let result = convert(number) { return result }
             throw notRepresentable(number, node, component)
@@ -162,7 +166,7 @@ class DecoderCore<Source: BodySource> {
     }
 
     final func decodeDate(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Date {
-        let kind = Source.classify(value)
+        let kind = source.classify(value)
         switch kind {
         case .date(let date):
             return date
@@ -180,7 +184,7 @@ class DecoderCore<Source: BodySource> {
     }
 
     final func decodeURL(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> URL {
-        let kind = Source.classify(value)
+        let kind = source.classify(value)
         switch kind {
         case .url(let url):
             return url
@@ -198,7 +202,7 @@ class DecoderCore<Source: BodySource> {
     }
 
     final func decodeData(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Data {
-        let kind = Source.classify(value)
+        let kind = source.classify(value)
         switch kind {
         case .string(let string):
             if let data = Data(base64Encoded: string) { return data }
@@ -234,12 +238,12 @@ class DecoderCore<Source: BodySource> {
     /// within the depth limit; `nil` otherwise, and the caller's generic path decodes
     /// it (and reports any problem exactly as `Array.init(from:)` does).
     final func stringArray(_ value: Source.Value, _ node: DecodingPath) -> [String]? {
-        guard node.depth + 1 < options.maxDepth, let array = Source.array(value) else { return nil }
-        let count = Source.count(of: array)
+        guard node.depth + 1 < options.maxDepth, let array = source.array(value) else { return nil }
+        let count = source.count(of: array)
         var strings: [String] = []
         strings.reserveCapacity(count)
         for index in 0..<count {
-            guard let string = Source.string(Source.element(of: array, at: index)) else { return nil }
+            guard let string = source.string(source.element(of: array, at: index)) else { return nil }
             strings.append(string)
         }
         return strings
@@ -251,13 +255,13 @@ class DecoderCore<Source: BodySource> {
     final func stringDictionary(
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> [String: String]? {
-        guard let object = Source.object(value) else { return nil }
+        guard let object = source.object(value) else { return nil }
         // The path is only built when it is too deep (an error names it).
         if node.depth + 1 >= options.maxDepth { try checkDepth(node.appending(component)) }
-        var result = [String: String](minimumCapacity: Source.count(of: object))
+        var result = [String: String](minimumCapacity: source.count(of: object))
         var allStrings = true
-        Source.forEachMember(of: object) { key, member in
-            guard allStrings, let string = Source.string(member) else {
+        source.forEachMember(of: object) { key, member in
+            guard allStrings, let string = source.string(member) else {
                 allStrings = false
                 return
             }
@@ -280,7 +284,7 @@ class DecoderCore<Source: BodySource> {
     final func jsonValue(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> JSONValue {
         if node.depth >= Self.recursionLevels { return try jsonValueIteratively(value, node, component) }
         if let existing = existingJSONValue(value, node.appending(component)) { return existing }
-        let kind = Source.classify(value)
+        let kind = source.classify(value)
         switch kind {
         case .array(let array):
             return .array(try jsonElements(array, node.appending(component)))
@@ -327,7 +331,7 @@ class DecoderCore<Source: BodySource> {
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep, key: String?
     ) throws -> JSONStart<Source> {
         if let existing = existingJSONValue(value, node.appending(component)) { return .done(existing) }
-        return try jsonStart(Source.classify(value), node, component, key: key)
+        return try jsonStart(source.classify(value), node, component, key: key)
     }
 
     /// ``jsonStart(_:_:_:key:)`` for a value already classified.
@@ -358,11 +362,11 @@ class DecoderCore<Source: BodySource> {
         case .array(let array):
             let child = node.appending(component)
             try checkDepth(child)
-            return .open(JSONBuildFrame(array: array, node: child, key: key))
+            return .open(JSONBuildFrame(source: source, array: array, node: child, key: key))
         case .object(let object):
             let child = node.appending(component)
             try checkDepth(child)
-            return .open(JSONBuildFrame(object: object, node: child, key: key))
+            return .open(JSONBuildFrame(source: source, object: object, node: child, key: key))
         case .other:
             throw mismatch(JSONValue.self, kind, node, component)
         }
@@ -372,7 +376,7 @@ class DecoderCore<Source: BodySource> {
     /// make it so and it stays within the depth limit (the limit counts from `node`).
     @inline(__always)
     final func existingJSONValue(_ value: Source.Value, _ node: DecodingPath) -> JSONValue? {
-        Source.existingJSONValue(value, levels: options.maxDepth - node.depth)
+        source.existingJSONValue(value, levels: options.maxDepth - node.depth)
     }
 
     /// `value` as a `[String: JSONValue]`.
@@ -400,8 +404,8 @@ class DecoderCore<Source: BodySource> {
     private final func jsonMembers(_ object: Source.Object, _ node: DecodingPath) throws -> [String: JSONValue] {
         try checkDepth(node)
         var members: [String: JSONValue] = [:]
-        members.reserveCapacity(Source.count(of: object))
-        try Source.forEachMember(of: object) { key, member in
+        members.reserveCapacity(source.count(of: object))
+        try source.forEachMember(of: object) { key, member in
             members[key] = try jsonValue(member, node, .key(MemberKey(key)))
         }
         return members
@@ -409,11 +413,11 @@ class DecoderCore<Source: BodySource> {
 
     private final func jsonElements(_ array: Source.Array, _ node: DecodingPath) throws -> [JSONValue] {
         try checkDepth(node)
-        let count = Source.count(of: array)
+        let count = source.count(of: array)
         var elements: [JSONValue] = []
         elements.reserveCapacity(count)
         for index in 0..<count {
-            elements.append(try jsonValue(Source.element(of: array, at: index), node, .index(index)))
+            elements.append(try jsonValue(source.element(of: array, at: index), node, .index(index)))
         }
         return elements
     }
@@ -427,7 +431,7 @@ class DecoderCore<Source: BodySource> {
         _ node: DecodingPath,
         _ component: DecodingStep
     ) -> DecodingError {
-        mismatch(type, Source.classify(value), node, component)
+        mismatch(type, source.classify(value), node, component)
     }
 
     final func mismatch(
@@ -474,37 +478,40 @@ final class JSONBuildFrame<Source: BodySource> {
     let node: DecodingPath
     /// The container's key in its parent object, if its parent is an object.
     let key: String?
+    private let source: Source
     private let array: Source.Array?
     private let members: [(key: String, value: Source.Value)]
     private var next = 0
     private var elements: [JSONValue] = []
     private var object: [String: JSONValue] = [:]
 
-    init(array: Source.Array, node: DecodingPath, key: String?) {
+    init(source: Source, array: Source.Array, node: DecodingPath, key: String?) {
+        self.source = source
         self.array = array
         self.node = node
         self.key = key
         members = []
-        elements.reserveCapacity(Source.count(of: array))
+        elements.reserveCapacity(source.count(of: array))
     }
 
-    init(object source: Source.Object, node: DecodingPath, key: String?) {
+    init(source: Source, object: Source.Object, node: DecodingPath, key: String?) {
+        self.source = source
         array = nil
         self.node = node
         self.key = key
         var members: [(key: String, value: Source.Value)] = []
-        members.reserveCapacity(Source.count(of: source))
-        Source.forEachMember(of: source) { key, value in members.append((key, value)) }
+        members.reserveCapacity(source.count(of: object))
+        source.forEachMember(of: object) { key, value in members.append((key, value)) }
         self.members = members
-        object.reserveCapacity(members.count)
+        self.object.reserveCapacity(members.count)
     }
 
     /// The next child, its step from this container and its key; `nil` when all are done.
     func nextChild() -> (Source.Value, DecodingStep, String?)? {
         if let array {
-            guard next < Source.count(of: array) else { return nil }
+            guard next < source.count(of: array) else { return nil }
             defer { next += 1 }
-            return (Source.element(of: array, at: next), .index(next), nil)
+            return (source.element(of: array, at: next), .index(next), nil)
         }
         guard next < members.count else { return nil }
         defer { next += 1 }

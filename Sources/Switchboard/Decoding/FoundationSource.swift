@@ -11,7 +11,7 @@ import Foundation
 /// `NSNumber(1) as? Bool` succeeds and `true as? Int` is `1`, so the
 /// accessors look at the dynamic type (`Bool`, or the `CFBoolean` class that
 /// `NSNumber(value: true)` and `JSONSerialization` produce) before casting.
-enum FoundationSource: BodySource {
+struct FoundationSource: BodySource {
     typealias Value = Any
     typealias Object = [String: Any]
     typealias Array = [Any]
@@ -22,13 +22,13 @@ enum FoundationSource: BodySource {
 
     @inline(__always)
     static func isBooleanNumber(_ number: NSNumber) -> Bool {
-        ObjectIdentifier(type(of: number)) == booleanClass
+        ObjectIdentifier(type(of: number)) == Self.booleanClass
     }
 
-    static var null: Any { NSNull() }
+    static var null: (source: FoundationSource, value: Any) { (FoundationSource(), NSNull()) }
 
     @inline(__always)
-    static func isNull(_ value: Any) -> Bool {
+    func isNull(_ value: Any) -> Bool {
         let type = type(of: value)
         if type == NSNull.self { return true }
         if type == String.self || type == Int.self || type == NSNumber.self || type == Bool.self
@@ -41,40 +41,40 @@ enum FoundationSource: BodySource {
     }
 
     @inline(__always)
-    static func string(_ value: Any) -> String? {
+    func string(_ value: Any) -> String? {
         if type(of: value) == String.self { return value as? String }
         if case .string(let string) = classify(value) { return string }
         return nil
     }
 
     @inline(__always)
-    static func bool(_ value: Any) -> Bool? {
+    func bool(_ value: Any) -> Bool? {
         let type = type(of: value)
         if type == Bool.self { return value as? Bool }
-        if ObjectIdentifier(type) == booleanClass { return (value as? NSNumber)?.boolValue }
+        if ObjectIdentifier(type) == Self.booleanClass { return (value as? NSNumber)?.boolValue }
         if case .bool(let bool) = classify(value) { return bool }
         return nil
     }
 
     @inline(__always)
-    static func number(_ value: Any) -> BodyNumber? {
+    func number(_ value: Any) -> BodyNumber? {
         let type = type(of: value)
         if type == Int.self, let int = value as? Int { return .int(Int64(int)) }
-        if type == NSNumber.self, let number = value as? NSNumber { return plainNumber(number) }
+        if type == NSNumber.self, let number = value as? NSNumber { return Self.plainNumber(number) }
         if type == Double.self, let double = value as? Double { return .double(double) }
         if case .number(let number) = classify(value) { return number }
         return nil
     }
 
     @inline(__always)
-    static func object(_ value: Any) -> [String: Any]? {
+    func object(_ value: Any) -> [String: Any]? {
         if type(of: value) == [String: Any].self { return value as? [String: Any] }
         if case .object(let object) = classify(value) { return object }
         return nil
     }
 
     @inline(__always)
-    static func array(_ value: Any) -> [Any]? {
+    func array(_ value: Any) -> [Any]? {
         if type(of: value) == [Any].self { return value as? [Any] }
         if case .array(let array) = classify(value) { return array }
         return nil
@@ -89,7 +89,7 @@ enum FoundationSource: BodySource {
         case UInt8(ascii: "C"), UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
             return .uint(number.uint64Value)
         case UInt8(ascii: "f"):
-            return floatNumber(number.floatValue)
+            return Self.floatNumber(number.floatValue)
         default:
             return .double(number.doubleValue)
         }
@@ -97,9 +97,9 @@ enum FoundationSource: BodySource {
 
     /// Any `NSNumber`: a boolean, a decimal number or a plain number.
     static func anyNumber(_ number: NSNumber) -> SourceKind<FoundationSource> {
-        if isBooleanNumber(number) { return .bool(number.boolValue) }
+        if Self.isBooleanNumber(number) { return .bool(number.boolValue) }
         if let decimal = number as? NSDecimalNumber { return .number(.decimal(decimal.decimalValue)) }
-        return .number(plainNumber(number))
+        return .number(Self.plainNumber(number))
     }
 
     /// A `Float` by its own shortest digits (`0.1`, not `0.10000000149011612`).
@@ -108,27 +108,27 @@ enum FoundationSource: BodySource {
         return .double(double)
     }
 
-    static func classify(_ value: Any) -> SourceKind<FoundationSource> {
+    func classify(_ value: Any) -> SourceKind<FoundationSource> {
         let type = type(of: value)
         // The common shapes first, by exact type.
         if type == String.self, let string = value as? String { return .string(string) }
         if type == Int.self, let int = value as? Int { return .number(.int(Int64(int))) }
-        if type == NSNumber.self, let number = value as? NSNumber { return .number(plainNumber(number)) }
+        if type == NSNumber.self, let number = value as? NSNumber { return .number(Self.plainNumber(number)) }
         if type == [String: Any].self, let object = value as? [String: Any] { return .object(object) }
         if type == [Any].self, let array = value as? [Any] { return .array(array) }
         if type == Bool.self, let bool = value as? Bool { return .bool(bool) }
         if type == Double.self, let double = value as? Double { return .number(.double(double)) }
         if type is AnyObject.Type {
-            return classifyObject(value, type)
+            return Self.classifyObject(value, type)
         }
-        return classifyValue(value, type)
+        return Self.classifyValue(value, type)
     }
 
     /// Class instances: `NSNull`, `NSNumber` (and `CFBoolean`, `NSDecimalNumber`),
     /// `NSString`, `NSDictionary`, `NSArray`, `NSDate`, `NSURL`.
     private static func classifyObject(_ value: Any, _ type: any Any.Type) -> SourceKind<FoundationSource> {
         if value is NSNull { return .null }
-        if let number = value as? NSNumber { return anyNumber(number) }
+        if let number = value as? NSNumber { return Self.anyNumber(number) }
         if let string = value as? NSString { return .string(String(string)) }
         if let dictionary = value as? NSDictionary {
             if let object = dictionary as? [String: Any] { return .object(object) }
@@ -145,7 +145,7 @@ enum FoundationSource: BodySource {
     private static func classifyValue(_ value: Any, _ type: any Any.Type) -> SourceKind<FoundationSource> {
         if let optional = value as? any OptionalValue {
             guard let wrapped = optional.wrappedAny else { return .null }
-            return classify(wrapped)
+            return FoundationSource().classify(wrapped)
         }
         if type == Int64.self, let int = value as? Int64 { return .number(.int(int)) }
         if type == Int32.self, let int = value as? Int32 { return .number(.int(Int64(int))) }
@@ -156,49 +156,51 @@ enum FoundationSource: BodySource {
         if type == UInt32.self, let int = value as? UInt32 { return .number(.uint(UInt64(int))) }
         if type == UInt16.self, let int = value as? UInt16 { return .number(.uint(UInt64(int))) }
         if type == UInt8.self, let int = value as? UInt8 { return .number(.uint(UInt64(int))) }
-        if type == Float.self, let float = value as? Float { return .number(floatNumber(float)) }
+        if type == Float.self, let float = value as? Float { return .number(Self.floatNumber(float)) }
         if type == CGFloat.self, let float = value as? CGFloat { return .number(.double(Double(float))) }
         if type == Decimal.self, let decimal = value as? Decimal { return .number(.decimal(decimal)) }
         if type == Date.self, let date = value as? Date { return .date(date) }
         if type == URL.self, let url = value as? URL { return .url(url) }
         if type == Substring.self, let string = value as? Substring { return .string(String(string)) }
-        if type == JSONValue.self, let json = value as? JSONValue { return classify(json.foundationValue) }
+        if type == JSONValue.self, let json = value as? JSONValue {
+            return FoundationSource().classify(json.foundationValue)
+        }
         if let object = value as? [String: Any] { return .object(object) }
         if let array = value as? [Any] { return .array(array) }
         return .other(type)
     }
 
     @inline(__always)
-    static func value(in object: [String: Any], forKey key: String, hint: inout Int) -> Any? {
+    func value(in object: [String: Any], forKey key: String, hint: inout Int) -> Any? {
         object[key]
     }
 
-    static func keys(of object: [String: Any]) -> [String] {
+    func keys(of object: [String: Any]) -> [String] {
         Swift.Array(object.keys)
     }
 
-    static func count(of object: [String: Any]) -> Int {
+    func count(of object: [String: Any]) -> Int {
         object.count
     }
 
-    static func forEachMember(of object: [String: Any], _ body: (String, Any) throws -> Void) rethrows {
+    func forEachMember(of object: [String: Any], _ body: (String, Any) throws -> Void) rethrows {
         for (key, value) in object {
             try body(key, value)
         }
     }
 
     @inline(__always)
-    static func count(of array: [Any]) -> Int {
+    func count(of array: [Any]) -> Int {
         array.count
     }
 
     @inline(__always)
-    static func element(of array: [Any], at index: Int) -> Any {
+    func element(of array: [Any], at index: Int) -> Any {
         array[index]
     }
 
     @inline(__always)
-    static func existingJSONValue(_ value: Any, levels: Int) -> JSONValue? {
+    func existingJSONValue(_ value: Any, levels: Int) -> JSONValue? {
         guard type(of: value) == JSONValue.self, let json = value as? JSONValue, json.nests(within: levels) else {
             return nil
         }

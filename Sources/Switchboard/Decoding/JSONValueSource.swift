@@ -1,50 +1,50 @@
 import Foundation
 
 /// Reads a ``JSONValue`` tree (what the JSON byte reader produces).
-enum JSONValueSource: BodySource {
+struct JSONValueSource: BodySource {
     typealias Value = JSONValue
     typealias Object = [String: JSONValue]
     typealias Array = [JSONValue]
 
-    static var null: JSONValue { .null }
+    static var null: (source: JSONValueSource, value: JSONValue) { (JSONValueSource(), .null) }
 
     @inline(__always)
-    static func isNull(_ value: JSONValue) -> Bool {
+    func isNull(_ value: JSONValue) -> Bool {
         if case .null = value { return true }
         return false
     }
 
     @inline(__always)
-    static func string(_ value: JSONValue) -> String? {
+    func string(_ value: JSONValue) -> String? {
         if case .string(let string) = value { return string }
         return nil
     }
 
     @inline(__always)
-    static func bool(_ value: JSONValue) -> Bool? {
+    func bool(_ value: JSONValue) -> Bool? {
         if case .bool(let bool) = value { return bool }
         return nil
     }
 
     @inline(__always)
-    static func number(_ value: JSONValue) -> BodyNumber? {
+    func number(_ value: JSONValue) -> BodyNumber? {
         if case .number(let number) = value { return .text(number.text) }
         return nil
     }
 
     @inline(__always)
-    static func object(_ value: JSONValue) -> [String: JSONValue]? {
+    func object(_ value: JSONValue) -> [String: JSONValue]? {
         if case .object(let object) = value { return object }
         return nil
     }
 
     @inline(__always)
-    static func array(_ value: JSONValue) -> [JSONValue]? {
+    func array(_ value: JSONValue) -> [JSONValue]? {
         if case .array(let array) = value { return array }
         return nil
     }
 
-    static func classify(_ value: JSONValue) -> SourceKind<JSONValueSource> {
+    func classify(_ value: JSONValue) -> SourceKind<JSONValueSource> {
         switch value {
         case .null: return .null
         case .bool(let bool): return .bool(bool)
@@ -56,36 +56,36 @@ enum JSONValueSource: BodySource {
     }
 
     @inline(__always)
-    static func value(in object: [String: JSONValue], forKey key: String, hint: inout Int) -> JSONValue? {
+    func value(in object: [String: JSONValue], forKey key: String, hint: inout Int) -> JSONValue? {
         object[key]
     }
 
-    static func keys(of object: [String: JSONValue]) -> [String] {
+    func keys(of object: [String: JSONValue]) -> [String] {
         Swift.Array(object.keys)
     }
 
-    static func count(of object: [String: JSONValue]) -> Int {
+    func count(of object: [String: JSONValue]) -> Int {
         object.count
     }
 
-    static func forEachMember(of object: [String: JSONValue], _ body: (String, JSONValue) throws -> Void) rethrows {
+    func forEachMember(of object: [String: JSONValue], _ body: (String, JSONValue) throws -> Void) rethrows {
         for (key, value) in object {
             try body(key, value)
         }
     }
 
     @inline(__always)
-    static func count(of array: [JSONValue]) -> Int {
+    func count(of array: [JSONValue]) -> Int {
         array.count
     }
 
     @inline(__always)
-    static func element(of array: [JSONValue], at index: Int) -> JSONValue {
+    func element(of array: [JSONValue], at index: Int) -> JSONValue {
         array[index]
     }
 
     @inline(__always)
-    static func existingJSONValue(_ value: JSONValue, levels: Int) -> JSONValue? {
+    func existingJSONValue(_ value: JSONValue, levels: Int) -> JSONValue? {
         // Not `cond ? value : nil`: `JSONValue` is `ExpressibleByNilLiteral`, so that `nil` is `.null`.
         guard value.nests(within: levels) else { return nil }
         return value

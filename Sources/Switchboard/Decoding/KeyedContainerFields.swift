@@ -9,6 +9,8 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     typealias Value = Owner.Source.Value
 
     final let decoder: Owner
+    /// The decode's source (the decoder's own; kept here so that reads borrow it).
+    final let source: Source
     final let object: Source.Object
     final let node: DecodingPath
     /// The source's lookup hint (see ``BodySource/value(in:forKey:hint:)``). Unchecked:
@@ -17,19 +19,20 @@ class KeyedContainerFields<Owner: SourceDecoder> {
 
     init(decoder: Owner, object: Source.Object, node: DecodingPath) {
         self.decoder = decoder
+        self.source = decoder.core.source
         self.object = object
         self.node = node
     }
 
     final var objectCodingPath: [any CodingKey] { node.codingPath }
 
-    final var memberNames: [String] { Source.keys(of: object) }
+    final var memberNames: [String] { source.keys(of: object) }
 
     /// The member named `key`, if present (one lookup).
     @inline(__always)
     final func lookup(_ key: any CodingKey) -> Source.Value? {
         let name = key.stringValue
-        return Source.value(in: object, forKey: name, hint: &hint)
+        return source.value(in: object, forKey: name, hint: &hint)
     }
 
     final func hasMember(_ key: any CodingKey) -> Bool {
@@ -41,7 +44,7 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     @inline(__always)
     final func member(_ key: any CodingKey, ifPresent: Bool) throws -> Source.Value? {
         if let value = lookup(key) {
-            if ifPresent && Source.isNull(value) { return nil }
+            if ifPresent && source.isNull(value) { return nil }
             return value
         }
         if ifPresent { return nil }
@@ -61,24 +64,24 @@ class KeyedContainerFields<Owner: SourceDecoder> {
 
     final func memberIsNull(_ key: any CodingKey) throws -> Bool {
         guard let value = try member(key, ifPresent: false) else { return true }
-        return Source.isNull(value)
+        return source.isNull(value)
     }
 
     final func bool(_ key: any CodingKey, ifPresent: Bool) throws -> Bool? {
         guard let value = try member(key, ifPresent: ifPresent) else { return nil }
-        if let result = Source.bool(value) { return result }
+        if let result = source.bool(value) { return result }
         return try decoder.core.decodeBool(value, node, .key(key))
     }
 
     final func string(_ key: any CodingKey, ifPresent: Bool) throws -> String? {
         guard let value = try member(key, ifPresent: ifPresent) else { return nil }
-        if let result = Source.string(value) { return result }
+        if let result = source.string(value) { return result }
         return try decoder.core.decodeString(value, node, .key(key))
     }
 
     final func double(_ key: any CodingKey, ifPresent: Bool) throws -> Double? {
         guard let value = try member(key, ifPresent: ifPresent) else { return nil }
-        if case .double(let result)? = Source.number(value), result.isFinite { return result }
+        if case .double(let result)? = source.number(value), result.isFinite { return result }
         return try decoder.core.decodeDouble(value, node, .key(key))
     }
 
@@ -91,13 +94,13 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     /// run-time metadata lookup per call.
     final func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int? {
         guard let value = try member(key, ifPresent: ifPresent) else { return nil }
-        if case .int(let int)? = Source.number(value), let result = Int(exactly: int) { return result }
+        if case .int(let int)? = source.number(value), let result = Int(exactly: int) { return result }
         return try decoder.core.decodeInteger(Int.self, value, node, .key(key))
     }
 
     final func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
         guard let value = try member(key, ifPresent: ifPresent) else { return nil }
-        if case .int(let int)? = Source.number(value), let result = T(exactly: int) { return result }
+        if case .int(let int)? = source.number(value), let result = T(exactly: int) { return result }
         return try decoder.core.decodeInteger(T.self, value, node, .key(key))
     }
 
@@ -115,7 +118,7 @@ class KeyedContainerFields<Owner: SourceDecoder> {
 
     /// The member `key`; `nil` when it is missing or null. Not generic, as ``requiredMember(_:)``.
     final func presentMember(_ key: any CodingKey) -> Source.Value? {
-        guard let value = lookup(key), !Source.isNull(value) else { return nil }
+        guard let value = lookup(key), !source.isNull(value) else { return nil }
         return value
     }
 
@@ -139,7 +142,9 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     }
 
     final func memberDecoder(_ key: any CodingKey) -> any Decoder {
-        let value = lookup(key) ?? Source.null
-        return decoder.superDecoder(value, node.appending(.key(key)))
+        let child = node.appending(.key(key))
+        if let value = lookup(key) { return decoder.superDecoder(value, child, source: source) }
+        let null = Source.null
+        return decoder.superDecoder(null.value, child, source: null.source)
     }
 }

@@ -16,8 +16,8 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     associatedtype Source: BodySource
     associatedtype Unkeyed: SourceUnkeyedContainer where Unkeyed.Owner == Self
 
-    /// Creates the decoder for `value`, found at `node`.
-    init(value: Source.Value, node: DecodingPath, options: DecodingOptions)
+    /// Creates the decoder for `value` of `source`, found at `node`.
+    init(source: Source, value: Source.Value, node: DecodingPath, options: DecodingOptions)
     /// The rules and the current value (this decoder itself).
     var core: DecoderCore<Source> { get }
     /// A keyed container of this source over `value`, at `node` (an error when `value`
@@ -26,6 +26,14 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     func keyedContainer<Key: CodingKey>(
         _ value: Source.Value, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key>
+    /// Decodes `T` from `value`, found at `component` below `node`. Each decoder class
+    /// implements it by calling ``decodeValueBody(_:_:_:_:)``, so the whole path (the
+    /// special types, moving the decoder, `T(from:)`) runs with its concrete class and
+    /// source: generic code over `T` (a container's `decode<T>`) makes one call here
+    /// instead of running that path over an unknown decoder, with run-time lookups.
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T
     /// Decodes one of the types ``DecoderCore/isSpecial(_:)`` names. Each decoder
     /// class implements it by calling ``specialValue(_:_:_:_:)``, so the rules run
     /// specialised for its source (generic code over `T` calls it through here).
@@ -39,11 +47,6 @@ extension SourceDecoder {
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let core = self.core
-        return try keyedContainer(core.value, core.node, keyedBy: Key.self)
-    }
-
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let core = self.core
         return Unkeyed(decoder: self, array: try core.arrayContainer(core.value, core.node), node: core.node)
@@ -54,7 +57,7 @@ extension SourceDecoder {
     }
 
     func decodeNil() -> Bool {
-        Source.isNull(core.value)
+        core.source.isNull(core.value)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool {
@@ -93,9 +96,9 @@ extension SourceDecoder {
         try decodeValue(T.self, core.value, core.node, .none)
     }
 
-    /// Decodes `T` from `value`, found at `component` below `node`.
+    /// The body of every decoder class's ``decodeValue(_:_:_:_:)``.
     @inline(__always)
-    func decodeValue<T: Decodable>(
+    func decodeValueBody<T: Decodable>(
         _ type: T.Type,
         _ value: Source.Value,
         _ node: DecodingPath,
@@ -164,23 +167,28 @@ extension SourceDecoder {
         let savedNode = core.node
         core.value = value
         core.node = child
-        defer {
+        // Put back on both paths by hand: a `defer` block is outlined as a function
+        // generic over the decoder and `T`, which looks their types up at run time.
+        do {
+            let result = try T(from: self)
             core.value = savedValue
             core.node = savedNode
-        }
-        do {
-            return try T(from: self)
+            return result
         } catch let error as DecodingError {
+            core.value = savedValue
+            core.node = savedNode
             throw error
         } catch {
+            core.value = savedValue
+            core.node = savedNode
             throw DecodingError.dataCorrupted(
                 .init(codingPath: child.codingPath, debugDescription: "\(error)", underlyingError: error)
             )
         }
     }
 
-    /// A decoder of its own for `value` at `node` (`superDecoder()`).
-    func superDecoder(_ value: Source.Value, _ node: DecodingPath) -> any Decoder {
-        Self(value: value, node: node, options: core.options)
+    /// A decoder of its own for `value` of `source` at `node` (`superDecoder()`).
+    func superDecoder(_ value: Source.Value, _ node: DecodingPath, source: Source) -> any Decoder {
+        Self(source: source, value: value, node: node, options: core.options)
     }
 }

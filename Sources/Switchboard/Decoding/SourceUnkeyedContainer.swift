@@ -11,6 +11,8 @@ protocol SourceUnkeyedContainer: AnyObject, UnkeyedDecodingContainer {
     init(decoder: Owner, array: Source.Array, node: DecodingPath)
     /// The decode this container belongs to.
     var decoder: Owner { get }
+    /// The decode's source (its decoder's).
+    var source: Source { get }
     /// The array read.
     var array: Source.Array { get }
     /// Where the array is.
@@ -40,11 +42,11 @@ extension SourceUnkeyedContainer {
                 )
             )
         }
-        return Source.element(of: array, at: currentIndex)
+        return source.element(of: array, at: currentIndex)
     }
 
     func decodeNil() throws -> Bool {
-        if Source.isNull(try peek((Any?).self)) {
+        if source.isNull(try peek((Any?).self)) {
             currentIndex += 1
             return true
         }
@@ -140,7 +142,7 @@ extension SourceUnkeyedContainer {
         let value = try peek((any Decoder).self)
         let child = node.appending(.index(currentIndex))
         currentIndex += 1
-        return decoder.superDecoder(value, child)
+        return decoder.superDecoder(value, child, source: source)
     }
 
     // MARK: Steps
@@ -156,8 +158,8 @@ extension SourceUnkeyedContainer {
     @inline(__always)
     private func present() -> Source.Value? {
         guard currentIndex < total else { return nil }
-        let value = Source.element(of: array, at: currentIndex)
-        return Source.isNull(value) ? nil : value
+        let value = source.element(of: array, at: currentIndex)
+        return source.isNull(value) ? nil : value
     }
 
     /// `nil`, moving past the current element when there is one (it is a null).
@@ -169,25 +171,25 @@ extension SourceUnkeyedContainer {
 
     @inline(__always)
     private func bool(_ value: Source.Value) throws -> Bool {
-        if let result = Source.bool(value) { return result }
+        if let result = source.bool(value) { return result }
         return try decoder.core.decodeBool(value, node, .index(currentIndex))
     }
 
     @inline(__always)
     private func string(_ value: Source.Value) throws -> String {
-        if let result = Source.string(value) { return result }
+        if let result = source.string(value) { return result }
         return try decoder.core.decodeString(value, node, .index(currentIndex))
     }
 
     @inline(__always)
     private func double(_ value: Source.Value) throws -> Double {
-        if case .double(let result)? = Source.number(value), result.isFinite { return result }
+        if case .double(let result)? = source.number(value), result.isFinite { return result }
         return try decoder.core.decodeDouble(value, node, .index(currentIndex))
     }
 
     @inline(__always)
     private func integer<T: FixedWidthInteger>(_ value: Source.Value) throws -> T {
-        if case .int(let int)? = Source.number(value), let result = T(exactly: int) { return result }
+        if case .int(let int)? = source.number(value), let result = T(exactly: int) { return result }
         return try decoder.core.decodeInteger(T.self, value, node, .index(currentIndex))
     }
 

@@ -240,9 +240,14 @@ package final class JSONTape: @unchecked Sendable {
     ///
     /// Keys are compared as bytes; when the object has a key with escapes or
     /// non-ASCII bytes, as Swift strings (canonical equivalence), as ``JSONValue`` does.
-    package func member(_ key: String, in object: Int) -> Int? {
+    /// `hint`: as in ``member(_:in:hint:)-(UnsafeBufferPointer<UInt8>,_,_)``.
+    package func member(_ key: String, in object: Int, hint: Int? = nil) -> Int? {
+        // A literal's or a native string's bytes in place; a small string's copied to the stack.
+        if let found = key.utf8.withContiguousStorageIfAvailable({ member($0, in: object, hint: hint) }) {
+            return found
+        }
         var key = key
-        return key.withUTF8 { member($0, in: object, hint: nil) }
+        return key.withUTF8 { member($0, in: object, hint: hint) }
     }
 
     /// The value of the member whose UTF-8 name is `key` in the object at

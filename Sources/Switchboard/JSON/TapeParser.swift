@@ -330,6 +330,8 @@ struct TapeParser {
     }
 
     /// A string at its opening quote; leaves `position` after the closing quote.
+    /// (Inlined: most strings are short, and the call's register saves cost as much as their scan.)
+    @inline(__always)
     mutating func parseString() -> Bool {
         let start = position + 1
         var flags: UInt8 = 0
@@ -450,42 +452,44 @@ struct TapeParser {
         guard members <= 32 else { return keyStringsAreUnique(container) }
         let entries = scratch.entries
         let end = entryCount
-        // Key indexes, collected as they are checked.
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: members) { keys -> Bool in
-            var index = container + 1
-            var found = 0
-            var seenBits: UInt64 = 0
-            while index < end {
-                let key = entries[index]
-                if key.flags & (JSONTape.Flags.escaped | JSONTape.Flags.nonASCII) != 0 {
-                    return keyStringsAreUnique(container)
-                }
-                let length = Int(key.length)
-                var bit = UInt64(truncatingIfNeeded: length)
-                if length > 0 {
-                    let first = base[Int(key.offset)]
-                    let last = base[Int(key.offset) &+ length &- 1]
-                    bit = bit &* 7 &+ UInt64(first) &* 3 &+ UInt64(last)
-                }
-                let mask: UInt64 = 1 << (bit & 63)
-                if seenBits & mask != 0 {
-                    for earlier in 0..<found {
-                        let other = entries[keys[earlier]]
-                        if other.length == key.length,
-                            JSONTape.sameBytes(base + Int(other.offset), base + Int(key.offset), length)
-                        {
-                            return false
-                        }
-                    }
-                }
-                seenBits |= mask
-                keys[found] = index
-                found += 1
-                let value = index + 1
-                index = entries[value].kind >= JSONTape.Kind.array.rawValue ? Int(entries[value].length) : value + 1
+        var index = container + 1
+        var seenBits: UInt64 = 0
+        while index < end {
+            let key = entries[index]
+            if key.flags & (JSONTape.Flags.escaped | JSONTape.Flags.nonASCII) != 0 {
+                return keyStringsAreUnique(container)
             }
-            return true
+            let length = Int(key.length)
+            var bit = UInt64(truncatingIfNeeded: length)
+            if length > 0 {
+                let first = base[Int(key.offset)]
+                let last = base[Int(key.offset) &+ length &- 1]
+                bit = bit &* 7 &+ UInt64(first) &* 3 &+ UInt64(last)
+            }
+            let mask: UInt64 = 1 << (bit & 63)
+            if seenBits & mask != 0 {
+                // Compare with the earlier keys (all plain: a key that is not made us return above).
+                var earlier = container + 1
+                while earlier < index {
+                    let other = entries[earlier]
+                    if other.length == key.length,
+                        JSONTape.sameBytes(base + Int(other.offset), base + Int(key.offset), length)
+                    {
+                        return false
+                    }
+                    earlier = valueEnd(entries, earlier + 1)
+                }
+            }
+            seenBits |= mask
+            index = valueEnd(entries, index + 1)
         }
+        return true
+    }
+
+    /// The index just past the value at `value` (and all it contains) in `entries`.
+    @inline(__always)
+    func valueEnd(_ entries: UnsafeMutablePointer<JSONTape.Entry>, _ value: Int) -> Int {
+        entries[value].kind >= JSONTape.Kind.array.rawValue ? Int(entries[value].length) : value + 1
     }
 
     /// ``keysAreUnique(_:)`` comparing the keys as Swift strings (some key has escapes or non-ASCII bytes).
