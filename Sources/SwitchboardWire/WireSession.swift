@@ -128,10 +128,10 @@ public struct WireSession: Sendable {
     private mutating func process(scan: WireTapeMessage.Scan, number: Int, source: String?) -> WireOutcome {
         switch scan {
         case .message(let scanned):
-            if let message = WireTapeMessage(scanned, channels: &channels) {
+            if let channel = WireTapeMessage.channel(of: scanned, channels: &channels) {
                 return process(
-                    channel: message.channel, body: message.body, id: message.id, sender: message.sender,
-                    line: number, source: source)
+                    channel: channel, body: WireTapeMessage.body(of: scanned), id: WireTapeMessage.id(of: scanned),
+                    sender: WireTapeMessage.sender(of: scanned), line: number, source: source)
             }
             return process(value: scanned.tape.jsonValue(0), line: number, source: source)
         case .other(let tape):
@@ -169,12 +169,21 @@ public struct WireSession: Sendable {
             sender: message.sender, line: line, source: source)
     }
 
+    // The parts are `consuming`: each moves into the message or the outcome, where a borrowed
+    // `WireID?` or `MessageBody` was copied (and later destroyed) through the runtime's value witnesses.
     @inline(__always)
     private mutating func process(
-        channel: Channel, body: MessageBody, id: WireID?, sender: MessageSender, line: Int, source: String?
+        channel: Channel, body: consuming MessageBody, id: consuming WireID?, sender: consuming MessageSender,
+        line: Int, source: String?
     ) -> WireOutcome {
         let waiter = self.waiter
-        let message = Message(channel: channel, body: body, id: id?.text, sender: sender)
+        let idText: String?
+        switch id {
+        case .string(let text)?: idText = text
+        case .number(let number)?: idText = number.text
+        case nil: idText = nil
+        }
+        let message = Message(channel: channel, body: body, id: idText, sender: sender)
         let outcome = router.receive(message, replyHandler: waiter.handler)
         // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
         var kind = WireOutcomeKind.handled

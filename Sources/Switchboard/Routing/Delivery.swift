@@ -123,11 +123,18 @@ extension Router {
                 replyHandler?(Router.result(of: outcome, on: message.channel))
                 return outcome
             }
-            return deliver(
-                message, route: nil, reply: replyHandler.map { ReplyState(channel: message.channel, completion: $0) })
+            return deliver(message, route: nil, reply: Router.replyState(for: replyHandler, on: message.channel))
         }
-        let reply = replyHandler.map { ReplyState(channel: message.channel, completion: $0) }
-        return dispatch(message, reply: reply, route: route, chain: chain)
+        return dispatch(
+            message, reply: Router.replyState(for: replyHandler, on: message.channel), route: route, chain: chain)
+    }
+
+    /// The reply state of a caller's `replyHandler`, if it gave one. (Not `replyHandler.map { … }`:
+    /// a closure passed through a generic parameter comes out wrapped in a thunk, an allocation,
+    /// and every call of the completion would then go through it.)
+    private static func replyState(for replyHandler: ReplyState.Completion?, on channel: Channel) -> ReplyState? {
+        guard let replyHandler else { return nil }
+        return ReplyState(channel: channel, completion: replyHandler)
     }
 
     /// Runs the middleware chain (if any) and delivery.
