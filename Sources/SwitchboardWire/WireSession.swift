@@ -184,7 +184,9 @@ public struct WireSession: Sendable {
         case nil: idText = nil
         }
         let message = Message(channel: channel, body: body, id: idText, sender: sender)
-        let outcome = router.receive(message, replyHandler: waiter.handler)
+        // When handlers alone take the message, the waiter is not told (the outcome says it all),
+        // and stays as it is for the next message.
+        let (outcome, handlersOnly) = router.receiveAnsweringRequests(message, replyHandler: waiter.handler)
         // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
         var kind = WireOutcomeKind.handled
         var replyJSON: [UInt8]?
@@ -230,7 +232,7 @@ public struct WireSession: Sendable {
             error = WireError(message: rejection.message)
         }
         summary.record(kind)
-        if !waiter.finish() { self.waiter = ReplyWaiter() }
+        if !handlersOnly, !waiter.finish() { self.waiter = ReplyWaiter() }
         return WireOutcome(
             line: line, source: source, id: id, name: channel.name, kind: kind, replyJSON: replyJSON, error: error)
     }

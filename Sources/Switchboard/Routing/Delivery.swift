@@ -54,6 +54,34 @@ extension Router {
         return dispatch(message, replyHandler: replyHandler, route: route, chain: chain)
     }
 
+    /// ``receive(_:replyHandler:)`` for a caller that learns all it needs from the outcome when
+    /// only event handlers take the message, as the wire session does: such a message (no
+    /// middleware, no responder, nothing kept before it) is delivered without `replyHandler`,
+    /// which is then dropped uncalled (`handlersOnly` is `true`; the outcome,
+    /// ``Outcome/handled(count:)``, ``Outcome/failed(_:)`` or ``Outcome/invalid(_:)``, says
+    /// what the reply would have). Otherwise `replyHandler` is resolved exactly once, as there.
+    package func receiveAnsweringRequests(
+        _ message: Message,
+        replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
+    ) -> (outcome: Outcome, handlersOnly: Bool) {
+        let (route, chain, access) = lookUp(message.channel)
+        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+            return (reject(rejection, replyHandler: replyHandler), false)
+        }
+        // `nil` from `handlersOutcome`: every handler was cancelled after the route was read (see `dispatch`).
+        if Router.takesHandlersOnly(route, chain), let outcome = handlersOutcome(message, route: route) {
+            return (outcome, true)
+        }
+        return (dispatch(message, replyHandler: replyHandler, route: route, chain: chain), false)
+    }
+
+    /// Whether a message with this route and chain goes to the channel's handlers alone, at once:
+    /// no middleware, no drain of kept messages under way, no responder, some handler.
+    @inline(__always)
+    private static func takesHandlersOnly(_ route: Route, _ chain: MiddlewareChain) -> Bool {
+        chain.entries.isEmpty && !route.isDraining && route.responder == nil && !route.handlers.isEmpty
+    }
+
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
     /// See ``receive(_:replyHandler:)``.
     /// - Parameters:
@@ -117,7 +145,7 @@ extension Router {
     private func dispatch(
         _ message: Message, replyHandler: ReplyState.Completion?, route: Route, chain: MiddlewareChain
     ) -> Outcome {
-        if chain.entries.isEmpty, !route.isDraining, route.responder == nil, !route.handlers.isEmpty {
+        if Router.takesHandlersOnly(route, chain) {
             // `nil`: every handler was cancelled after the route was read; delivered again below, as usual.
             if let outcome = handlersOutcome(message, route: route) {
                 replyHandler?(Router.result(of: outcome, on: message.channel))
