@@ -105,21 +105,24 @@ package enum WireTapeMessage {
         return key.withUTF8Buffer { literal in text.elementsEqual(literal) }
     }
 
-    /// The channel a scanned line names; `nil` when its name is not a valid channel name
+    /// The channel a scanned line names, as `router` keys it; `nil` when its name is not a valid channel name
     /// (the caller reads the tape's value with ``WireMessage/parse(value:)``, which says so).
     ///
     /// The message's parts are read one by one (``channel(of:channels:)``, ``id(of:)``,
     /// ``body(of:)``, ``sender(of:)``) and handed straight to the session: a struct holding
     /// them all, made and then taken apart once per line, was copied and destroyed field by
     /// field through the runtime's value witnesses.
-    static func channel(of scanned: borrowing Scanned, channels: inout WireChannelCache) -> Channel? {
+    static func channel(
+        of scanned: borrowing Scanned, channels: inout WireChannelCache, router: Router
+    ) -> Router.ChannelKey? {
         let tape = scanned.tape
         let name = scanned.name
         let escaped = tape.entries[name].flags & JSONTape.Flags.escaped != 0
         if !escaped, let cached = channels.channel(named: tape.text(name)) { return cached }
         guard let validated = try? Channel(validating: tape.string(name)) else { return nil }
-        if !escaped { channels.insert(validated, named: tape.text(name)) }
-        return validated
+        let key = router.key(for: validated)
+        if !escaped { channels.insert(key, named: tape.text(name)) }
+        return key
     }
 
     /// The message's `id`, if it has one (a string, or a number as its text).

@@ -60,11 +60,12 @@ extension Router {
     /// which is then dropped uncalled (`handlersOnly` is `true`; the outcome,
     /// ``Outcome/handled(count:)``, ``Outcome/failed(_:)`` or ``Outcome/invalid(_:)``, says
     /// what the reply would have). Otherwise `replyHandler` is resolved exactly once, as there.
+    /// - Parameter key: the ``ChannelKey`` of the message's channel, when the caller keeps one.
     package func receiveAnsweringRequests(
-        _ message: Message,
+        _ message: Message, key: ChannelKey? = nil,
         replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
     ) -> (outcome: Outcome, handlersOnly: Bool) {
-        let (route, chain, access) = lookUp(message.channel)
+        let (route, chain, access) = lookUp(message.channel, hash: key?.hash ?? RoutingTable.hash(message.channel.name))
         if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
             return (reject(rejection, replyHandler: replyHandler), false)
         }
@@ -124,12 +125,35 @@ extension Router {
     /// the origin policy that applies, in one lock round trip. The table is a snapshot:
     /// no rebuild to wait for.
     func lookUp(_ channel: Channel) -> (Route, MiddlewareChain, OriginPolicy?) {
-        let hash = RoutingTable.hash(channel.name)
+        lookUp(channel, hash: RoutingTable.hash(channel.name))
+    }
+
+    /// ``lookUp(_:)`` with the hash of the channel's name (``RoutingTable``'s) in hand.
+    @inline(__always)
+    private func lookUp(_ channel: Channel, hash: UInt64) -> (Route, MiddlewareChain, OriginPolicy?) {
         let (route, chain, access) = state.withLock { state in
             let route = state.table.route(named: channel.name, hash: hash)
             return (route, state.chain, state.originPolicy(of: route))
         }
         return (route ?? .empty, chain, access)
+    }
+
+    /// A channel as the routing table names it, with its name's hash: what a caller that routes
+    /// the same few channels over and over keeps (the wire session, by the name's bytes), so
+    /// that routing one more message neither hashes the name nor compares its bytes (the
+    /// table's own name and this one share their storage, and compare as one word).
+    package struct ChannelKey: Sendable {
+        /// The channel, named with the routing table's own string when the table had the channel.
+        package let channel: Channel
+        let hash: UInt64
+    }
+
+    /// The ``ChannelKey`` of `channel`, as the routing table has it now (the channel as given
+    /// when the table does not have it; the key is as good, only its name compares slower).
+    package func key(for channel: Channel) -> ChannelKey {
+        let hash = RoutingTable.hash(channel.name)
+        let stored = state.withLock { $0.table.storedName(channel.name, hash: hash) }
+        return ChannelKey(channel: stored.map { Channel(uncheckedName: $0) } ?? channel, hash: hash)
     }
 
     /// The route of `channel` now (``Route/empty`` when it has none).

@@ -36,6 +36,25 @@ struct HashTrie<Value: Sendable>: Sendable {
     }
 
     /// Sets (or, with `nil`, removes) the value of `name`.
+    /// The name of the entry named `name` (equal to it, `==`), as the trie stores it; `nil` when it has none.
+    func storedName(_ name: String, hash: UInt64) -> String? {
+        guard var node = root else { return nil }
+        var shift: UInt64 = 0
+        while true {
+            let bit = UInt32(1) &<< UInt32(truncatingIfNeeded: (hash &>> shift) & 31)
+            guard node.bitmap & bit != 0 else { return nil }
+            switch node.slots[(node.bitmap & (bit &- 1)).nonzeroBitCount] {
+            case .leaf(let leaf):
+                return leaf.hash == hash && leaf.name == name ? leaf.name : nil
+            case .node(let child):
+                node = child
+                shift &+= 5
+            case .collision(let leaves):
+                return leaves.first { $0.hash == hash && $0.name == name }?.name
+            }
+        }
+    }
+
     mutating func set(_ name: String, _ value: Value?) {
         let hash = HashTrie.hash(name)
         let leaf = value.map { TrieLeaf(hash: hash, name: name, value: $0) }

@@ -69,4 +69,24 @@ private struct PassOn: MessageMiddleware {
         #expect(!passed.handlersOnly && passed.replies.count == 1)
         withExtendedLifetime((handler, middleware)) {}
     }
+
+    @Test func aChannelKeyRoutesAsItsChannelWhetherMadeBeforeOrAfterTheChannelsRegistration() {
+        let router = Router()
+        let early = router.key(for: Ping.channel)
+        let seen = RouterRecorder<Int>()
+        let token = router.on(Ping.self) { ping, _ in seen.append(ping.count) }
+        let late = router.key(for: Channel(stringLiteral: "pi" + "ng"))
+        #expect(early.channel == Ping.channel && late.channel == Ping.channel)
+        for (count, key) in [(1, early), (2, late)] {
+            let message = Message(channel: key.channel, body: ["count": count])
+            let (outcome, handlersOnly) = router.receiveAnsweringRequests(message, key: key, replyHandler: { _ in })
+            #expect(outcome.kind == "handled" && handlersOnly)
+        }
+        #expect(seen.all == [1, 2])
+        let other = router.key(for: Echo.channel)
+        let (outcome, _) = router.receiveAnsweringRequests(
+            Message(channel: other.channel, body: ["text": "x"]), key: other, replyHandler: { _ in })
+        #expect(outcome.kind == "unhandled")
+        withExtendedLifetime(token) {}
+    }
 }
