@@ -12,6 +12,15 @@ func nowNanoseconds() -> UInt64 {
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
+/// CPU time of the calling thread in nanoseconds: what an in-process measurement compares
+/// with a whole process's user + system time (a busy machine stretches the wall clock, not this).
+@inline(__always)
+func threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+}
+
 /// Keeps a value alive so the optimiser cannot drop the work that made it.
 @inline(never)
 func blackHole<T>(_ value: T) {
@@ -46,17 +55,17 @@ func medianNanosecondsPerItem(repetitions: Int, items: Int, _ body: () -> Int) -
 
 /// Interleaves several candidates round by round (A B C, A B C, …) so that a
 /// slow moment of the machine (2 shared cores) hits all of them alike; returns
-/// each candidate's median nanoseconds per item.
+/// each candidate's median nanoseconds per item, on `clock` (the wall clock unless told).
 func interleavedMedians(
-    repetitions: Int, items: Int, _ candidates: [() -> Int]
+    repetitions: Int, items: Int, clock: () -> UInt64 = nowNanoseconds, _ candidates: [() -> Int]
 ) -> [Double] {
     for candidate in candidates { checksum &+= candidate() }
     var samples = Array(repeating: [Double](), count: candidates.count)
     for _ in 0..<max(1, repetitions) {
         for (index, candidate) in candidates.enumerated() {
-            let start = nowNanoseconds()
+            let start = clock()
             let sum = candidate()
-            let elapsed = nowNanoseconds() - start
+            let elapsed = clock() - start
             checksum &+= sum
             samples[index].append(Double(elapsed) / Double(max(1, items)))
         }

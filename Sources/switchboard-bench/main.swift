@@ -8,7 +8,9 @@ import Switchboard
 struct Options {
     var quick = false
     var sections: Set<String> = Options.allSections
-    static let allSections: Set<String> = ["parse", "decode", "router", "channels", "cli", "rss", "scaling", "driver"]
+    static let allSections: Set<String> = [
+        "parse", "decode", "router", "channels", "cli", "rss", "scaling", "driver", "floor",
+    ]
     var seed: UInt64 = 8
     var messages: Int?
     var rssMessages: Int?
@@ -26,19 +28,22 @@ struct Options {
     var scalingCorpora = ["kind"] + GrowthCorpus.Kind.allCases.map(\.rawValue)
     var scalingPeerSize = 200_000
     var plotPath: String? = FileManager.default.fileExists(atPath: "docs") ? "docs/benchmarks-scaling.svg" : nil
+    /// Only run the floor section's loops once each, for callgrind, then exit.
+    var floorProfile = false
 
     static let usage = """
-        usage: switchboard-bench [--quick] [--sections parse,decode,router,channels,cli,rss,scaling,driver] [--seed N]
+        usage: switchboard-bench [--quick] [--sections parse,decode,router,channels,cli,rss,scaling,driver,floor] [--seed N]
                                  [--messages N] [--rss-messages N] [--repetitions N]
                                  [--cli PATH] [--work-dir DIR] [--write-corpus PATH]
                                  [--profile-router sdkReady|addCartLine:0|3] [--iterations N]
                                  [--sizes N,N,...] [--corpora kind,lines,wishlist,attributes]
-                                 [--peer-size N] [--plot PATH|none] [--channel-counts N,N,...]
+                                 [--peer-size N] [--plot PATH|none] [--channel-counts N,N,...] [--floor-profile]
 
           --quick            smaller corpus and fewer repetitions (a minute instead of several)
-          --sections LIST    which sections to run (default: all of parse,decode,router,channels,cli,rss,scaling,driver)
+          --sections LIST    which sections to run (default: all of parse,decode,router,channels,cli,rss,scaling,driver,floor)
           --seed N           corpus seed (default 8); the same seed gives the same corpus
-          --messages N       messages in the CLI corpus (default 200000; quick 50000)
+          --messages N       messages in the CLI corpus (default 200000; quick 50000); in the floor
+                             section, messages per corpus (default 20000; quick 5000)
           --rss-messages N   messages streamed to the CLI for peak RSS (default 2000000; quick 500000)
           --repetitions N    timed repetitions per measurement (default 7; quick 3); medians are reported
           --cli PATH         the switchboard-cli binary (default: next to this executable)
@@ -51,11 +56,21 @@ struct Options {
           --iterations N     router loop length (default 400000; quick 100000)
           --sizes LIST       scaling: stream lengths (default 50000,200000,400000,800000,1600000;
                              quick 50000,200000,400000)
-          --corpora LIST     scaling: corpora (default kind,lines,wishlist,attributes; see GrowthCorpus)
+          --corpora LIST     scaling and floor: corpora (default kind,lines,wishlist,attributes; see GrowthCorpus)
           --peer-size N      scaling: the size jq and Python are timed at (default 200000)
           --plot PATH        scaling: where the SVG plot goes (default docs/benchmarks-scaling.svg
                              when ./docs exists); none to skip it
           --channel-counts L channels: how many channels it registers and cancels (default 1000,10000,100000)
+          --floor-profile    floor: capture and check each corpus of --corpora, run each timed loop
+                             (FloorWorkload.realDecodeLoop, replayDecodeLoop, reusedDecodeLoop,
+                             realEncodeLoop, discardEncodeLoop, reusedEncodeLoop) twice, and exit:
+                             a driver for callgrind (instructions a message: see docs/benchmarks.md)
+
+        The floor section (8) times, on each corpus, the real decoder and encoder against the floor
+        of synthesized Codable: the same init(from:)/encode(to:) calls answered by a replay of the
+        real decoder's answers and written into containers that discard them (call counts checked
+        equal), also with one keyed container reused per key type, against jq -c . CPU time ÷ 4 on
+        the same corpus (see docs/benchmarks.md).
         """
 
     static func parse(_ arguments: ArraySlice<String>) -> Options {
@@ -104,6 +119,7 @@ struct Options {
                 }
                 options.scalingCorpora = list
             case "--peer-size": options.scalingPeerSize = number(argument)
+            case "--floor-profile": options.floorProfile = true
             case "--plot":
                 let path = value(argument)
                 options.plotPath = path == "none" ? nil : path
@@ -147,6 +163,7 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--launch" {
 }
 
 let options = Options.parse(CommandLine.arguments.dropFirst())
+if options.floorProfile { FloorSection.profile(options) }
 let generated = nowNanoseconds()
 let corpus = Corpus(count: options.profileRouter == nil ? options.corpusSize : 20_000, seed: options.seed)
 let corpusBytes = corpus.ndjson
@@ -306,6 +323,13 @@ if options.sections.contains("scaling") || options.sections.contains("driver") {
             DriverSection(corpus: corpus, rounds: options.quick ? 500 : 2000).run(into: &report, cli: cli)
         }
     }
+}
+
+// MARK: 8. The floor of synthesized Codable
+
+if options.sections.contains("floor") {
+    let cli = ProcessSections(options: options, corpus: corpus, corpusBytes: []).cliPath()
+    FloorSection(options: options).run(into: &report, cli: access(cli, X_OK) == 0 ? cli : nil)
 }
 
 print(report.render())

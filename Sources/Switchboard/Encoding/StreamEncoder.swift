@@ -31,7 +31,15 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let level = sink.level
         if use() { sink.push(object: true) }
-        return KeyedEncodingContainer(StreamKeyedContainer<Key>(sink: sink, level: level))
+        typealias Maker = StreamKeyedMaker<StreamKeyedContainer<Key>>
+        let key = ObjectIdentifier(Key.self)
+        if let found = sink.shapes.maker(for: key) {
+            // Listed for `Key`, so it is a `Maker`; the list holds it.
+            return Unmanaged<Maker>.fromOpaque(found)._withUnsafeGuaranteedRef { $0.make(sink: sink, level: level) }
+        }
+        let maker = Maker()
+        sink.shapes.add(maker: maker, for: key)
+        return maker.make(sink: sink, level: level)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -3,7 +3,7 @@
 /// Every concrete `encode` and `encodeIfPresent` is its own method here, so none goes
 /// through the standard library's defaults (which box the value as a generic `Encodable`
 /// and look up `Optional`'s metadata at run time); `nil` through `encodeIfPresent` writes nothing.
-struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+struct StreamKeyedContainer<Key: CodingKey>: StreamKeyedMaking {
     let sink: StreamSink
     /// How many containers were open below this one.
     let level: Int

@@ -30,19 +30,29 @@ final class StreamSink {
         var isObject: Bool
         /// Where its keys begin in ``keySpans``.
         var keyStart: Int
-        /// A bit per key written into it (``keySignature(_:_:)`` modulo 64): a key whose
-        /// bit is clear cannot be a repeat, so most keys skip the scan.
+        /// A bit per key written into it (``keyBit(_:_:)``): a key whose bit is clear
+        /// cannot be a repeat, so most keys skip the scan.
         var keyBits: UInt64
     }
 
+    /// Where the escaped text of one key is in the writer's bytes (between its quotes).
+    struct KeySpan {
+        var begin: Int
+        var end: Int
+    }
+
     @exclusivity(unchecked) var writer: JSONWriter
-    /// The open containers, innermost last.
+    /// The open containers but the innermost (``top``), innermost last.
     let frames = StreamStack<Frame>(capacity: 8)
-    /// Where the keys written into the open objects are in the writer's bytes, in order:
-    /// two offsets per key, the first byte of its escaped text and the byte after it
-    /// (between its quotes). A key repeats another exactly when their escaped texts are
-    /// the same bytes (escaping is one-to-one), so no `String` is kept or compared.
-    let keySpans = StreamStack<Int>(capacity: 64)
+    /// The innermost open container (a placeholder when none is open): kept out of
+    /// ``frames`` because every member reads and updates it.
+    @exclusivity(unchecked) private var top = Frame(isObject: false, keyStart: 0, keyBits: 0)
+    /// The number of open containers.
+    @exclusivity(unchecked) private(set) var level = 0
+    /// The keys written into the open objects, in order. A key repeats another exactly when
+    /// their escaped texts are the same bytes (escaping is one-to-one), so no `String` is
+    /// kept or compared.
+    let keySpans = StreamStack<KeySpan>(capacity: 32)
     /// An encoder whose value is done and that nothing else holds, for the next value
     /// (see ``write(_:)``); dropped when the encode is over.
     @exclusivity(unchecked) var spare: StreamEncoder?
@@ -51,6 +61,8 @@ final class StreamSink {
     /// Set once the encode is over: an encoder or container a value kept is still safe
     /// to use, and what it writes goes nowhere (as with the tree encoder).
     @exclusivity(unchecked) var finished = false
+    /// The types ``write(_:)`` has looked up, and which of them are arrays it writes itself.
+    let shapes = StreamShapes()
 
     /// A sink with a placeholder writer: the caller swaps its writer in and out
     /// (``BodyEncoder/encodeJSON(_:into:)``), so the bytes go straight where they belong.
@@ -62,26 +74,26 @@ final class StreamSink {
     func restart() {
         frames.removeAll(from: 0)
         keySpans.removeAll(from: 0)
+        level = 0
+        top = Frame(isObject: false, keyStart: 0, keyBits: 0)
         failed = false
         finished = false
     }
 
-    /// The number of open containers.
-    var level: Int {
-        @inline(__always) get { frames.count }
-    }
-
     func push(object: Bool) {
         if object { writer.beginObject() } else { writer.beginArray() }
-        frames.append(Frame(isObject: object, keyStart: keySpans.count, keyBits: 0))
+        frames.append(top)
+        top = Frame(isObject: object, keyStart: keySpans.count, keyBits: 0)
+        level &+= 1
     }
 
     /// Closes the containers above `level` (the number that stays open).
     func close(to level: Int) {
-        while frames.count > level {
-            let frame = frames.removeLast()
-            if frame.isObject { writer.endObject() } else { writer.endArray() }
-            keySpans.removeAll(from: frame.keyStart)
+        while self.level > level {
+            if top.isObject { writer.endObject() } else { writer.endArray() }
+            keySpans.removeAll(from: top.keyStart)
+            top = frames.removeLast()
+            self.level &-= 1
         }
     }
 
@@ -91,78 +103,73 @@ final class StreamSink {
     @inline(__always)
     func key(_ key: String, level: Int) throws {
         if finished { return }
-        guard frames.count == level &+ 1 else { throw giveUp() }
-        let frame = frames[level]
-        let begin = keyBegin(frame)
+        guard self.level == level &+ 1 else { throw giveUp() }
+        let begin = keyBegin()
         writer.key(key)
-        try note(begin, writer.byteCount &- 2, level: level, frame: frame)  // before `":`
+        try note(begin, writer.byteCount &- 2)  // before `":`
     }
 
     /// Writes `key` and a string `value` into the innermost object as one member (see ``key(_:level:)``).
     @inline(__always)
     func member(_ key: String, _ value: String, level: Int) throws {
         if finished { return }
-        guard frames.count == level &+ 1 else { throw giveUp() }
-        let frame = frames[level]
-        let begin = keyBegin(frame)
+        guard self.level == level &+ 1 else { throw giveUp() }
+        let begin = keyBegin()
         let end = writer.member(key, value)
-        try note(begin, end, level: level, frame: frame)
+        try note(begin, end)
     }
 
     /// Writes `key` and an integer `value` into the innermost object as one member (see ``key(_:level:)``).
     @inline(__always)
     func member(_ key: String, _ value: Int, level: Int) throws {
         if finished { return }
-        guard frames.count == level &+ 1 else { throw giveUp() }
-        let frame = frames[level]
-        let begin = keyBegin(frame)
+        guard self.level == level &+ 1 else { throw giveUp() }
+        let begin = keyBegin()
         let end = writer.member(key, value)
-        try note(begin, end, level: level, frame: frame)
+        try note(begin, end)
     }
 
-    /// Where the text of the next key of the object `frame` begins: after its quote, and after a
-    /// comma unless it is the object's first key.
+    /// Where the text of the next key of the innermost object begins: after its quote, and
+    /// after a comma unless it is the object's first key.
     @inline(__always)
-    private func keyBegin(_ frame: Frame) -> Int {
-        writer.byteCount &+ (keySpans.count > frame.keyStart ? 2 : 1)
+    private func keyBegin() -> Int {
+        writer.byteCount &+ (keySpans.count > top.keyStart ? 2 : 1)
     }
 
-    /// Notes the key just written at `begin..<end` into the object at `level`; throws when it repeats one.
+    /// Notes the key just written at `begin..<end` into the innermost object; throws when it repeats one.
     @inline(__always)
-    private func note(_ begin: Int, _ end: Int, level: Int, frame: Frame) throws {
-        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: keySignature(begin, end &- begin) & 63)
-        if frame.keyBits & bit != 0, isRepeat(begin, end, from: frame.keyStart) { throw giveUp() }
-        frames[level].keyBits = frame.keyBits | bit
-        keySpans.append(begin)
-        keySpans.append(end)
+    private func note(_ begin: Int, _ end: Int) throws {
+        let bit = keyBit(begin, end)
+        if top.keyBits & bit != 0, isRepeat(begin, end, from: top.keyStart) { throw giveUp() }
+        top.keyBits |= bit
+        keySpans.append(KeySpan(begin: begin, end: end))
     }
 
-    /// The escaped key at `begin` (`length` bytes) reduced to a few bits: its length and
-    /// its first and last bytes, so keys of one length rarely share a bit.
+    /// The escaped key at `begin..<end` reduced to one bit of 64: from its length and its
+    /// first, second and last bytes, so keys of one length rarely share a bit.
     @inline(__always)
-    private func keySignature(_ begin: Int, _ length: Int) -> Int {
-        guard length > 0 else { return 0 }
-        return writer.withUnsafeBytes { bytes in
-            length &+ Int(bytes[begin]) &* 5 &+ Int(bytes[begin &+ length &- 1]) &* 3
-        }
+    private func keyBit(_ begin: Int, _ end: Int) -> UInt64 {
+        let length = end &- begin
+        guard length > 1 else { return 1 &<< UInt64(truncatingIfNeeded: length) }
+        let bytes = writer.storage.base
+        let mix = length &* 7 &+ Int(bytes[begin]) &* 5 &+ Int(bytes[begin &+ 1]) &* 11 &+ Int(bytes[end &- 1]) &* 3
+        return 1 &<< UInt64(truncatingIfNeeded: mix & 63)
     }
 
     /// Whether the key just written at `begin..<end` repeats one of the spans from `start` on.
     private func isRepeat(_ begin: Int, _ end: Int, from start: Int) -> Bool {
         let length = end &- begin
+        let base = writer.storage.base
         return keySpans.withElements { spans in
-            writer.withUnsafeBytes { bytes in
-                guard let base = bytes.baseAddress else { return false }
-                var index = start
-                while index &+ 1 < spans.count {
-                    let other = spans[index]
-                    if spans[index &+ 1] &- other == length, memcmp(base + other, base + begin, length) == 0 {
-                        return true
-                    }
-                    index &+= 2
+            var index = start
+            while index < spans.count {
+                let other = spans[index]
+                if other.end &- other.begin == length, memcmp(base + other.begin, base + begin, length) == 0 {
+                    return true
                 }
-                return false
+                index &+= 1
             }
+            return false
         }
     }
 
@@ -170,7 +177,7 @@ final class StreamSink {
     @inline(__always)
     func element(level: Int) throws {
         if finished { return }
-        guard frames.count == level &+ 1 else { throw giveUp() }
+        guard self.level == level &+ 1 else { throw giveUp() }
     }
 
     /// Marks the stream failed (so a caller that catches the error cannot go on) and returns the error.
@@ -180,18 +187,20 @@ final class StreamSink {
     }
 
     /// Writes one value: the scalars and the types the tree encoder treats specially
-    /// directly, anything else through its `encode(to:)` with a new encoder.
+    /// directly, arrays element by element (``StreamArray``), anything else through its
+    /// `encode(to:)` with a new encoder.
     func write<T: Encodable>(_ value: T) throws {
+        // `T` is checked first, so each cast below is of a value to its own type.
         let type = T.self
-        if type == String.self, let string = value as? String { return writer.write(string) }
-        if type == JSONValue.self, let json = value as? JSONValue { return writer.write(json) }
-        if type == Int.self, let integer = value as? Int { return writer.write(integer) }
-        if type == Bool.self, let flag = value as? Bool { return writer.write(flag) }
-        if type == Double.self, let number = value as? Double { return try write(number) }
-        if type == Float.self, let number = value as? Float { return try write(number) }
-        if type == [String].self, let strings = value as? [String] {
+        if type == String.self { return writer.write(StreamSink.identity(value, as: String.self)) }
+        if type == JSONValue.self { return writer.write(StreamSink.identity(value, as: JSONValue.self)) }
+        if type == Int.self { return writer.write(StreamSink.identity(value, as: Int.self)) }
+        if type == Bool.self { return writer.write(StreamSink.identity(value, as: Bool.self)) }
+        if type == Double.self { return try write(StreamSink.identity(value, as: Double.self)) }
+        if type == Float.self { return try write(StreamSink.identity(value, as: Float.self)) }
+        if type == [String].self {
             writer.beginArray()
-            for string in strings { writer.write(string) }
+            for string in StreamSink.identity(value, as: [String].self) { writer.write(string) }
             writer.endArray()
             return
         }
@@ -203,7 +212,14 @@ final class StreamSink {
             node.write(to: &writer)
             return
         }
-        let level = frames.count
+        let level = self.level
+        if let array = shapes.arrayType(of: type) {
+            // What the standard library's `Array.encode(to:)` does, without its unkeyed container.
+            push(object: false)
+            try withUnsafePointer(to: value) { try array.writeElements(at: UnsafeRawPointer($0), to: self) }
+            close(to: level)
+            return
+        }
         var encoder: StreamEncoder
         if let spare {
             self.spare = nil
@@ -228,6 +244,13 @@ final class StreamSink {
             encoder.used = false
             spare = encoder
         }
+    }
+
+    /// `value` as `U`, which must be its own type `T` (checked by the caller): no dynamic cast.
+    @inline(__always)
+    static func identity<T, U>(_ value: T, as type: U.Type) -> U {
+        assert(T.self == U.self, "StreamSink.identity given another type")
+        return unsafeBitCast(value, to: U.self)
     }
 
     /// Writes a `Double`; a non-finite one makes the stream give up (the tree reports it with its path).

@@ -135,8 +135,33 @@ public struct JSONWriter: Sendable {
     mutating func append(_ source: UnsafeRawBufferPointer) {
         guard let start = source.baseAddress, source.count > 0 else { return }
         let target = reserve(source.count)
-        UnsafeMutableRawPointer(target).copyMemory(from: start, byteCount: source.count)
+        JSONWriter.copy(start, to: UnsafeMutableRawPointer(target), count: source.count)
         storage.count &+= source.count
+    }
+
+    /// Copies `count` bytes from `source` to `target` (which do not overlap): up to sixteen with
+    /// two loads and two stores (overlapping when fewer), more with `memcpy`. The short texts
+    /// written most (keys, literals, numbers) then cost a few instructions, not a library call.
+    @inline(__always)
+    static func copy(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        if count >= 8 {
+            guard count <= 16 else { return target.copyMemory(from: source, byteCount: count) }
+            let first = source.loadUnaligned(as: UInt64.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count > 0 {
+            target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+            if count > 1 {
+                let last = source.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+                target.storeBytes(of: last, toByteOffset: count &- 2, as: UInt16.self)
+            }
+        }
     }
 
     mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
@@ -248,7 +273,7 @@ public struct JSONWriter: Sendable {
             written = 1
         }
         target[written] = UInt8(ascii: "\"")
-        (target + (written &+ 1)).initialize(from: text.utf8Start, count: count)
+        JSONWriter.copy(text.utf8Start, to: target + (written &+ 1), count: count)
         written &+= count &+ 1
         target[written] = UInt8(ascii: "\"")
         written &+= 1
@@ -328,8 +353,8 @@ public struct JSONWriter: Sendable {
     /// Writes a signed integer in decimal.
     /// - Parameter value: the integer.
     public mutating func write(_ value: Int) {
-        separate()
-        appendInteger(Int64(value))
+        appendInteger(Int64(value), comma: needsComma)
+        needsComma = true
     }
 
     /// Writes an integer of any width in decimal, without going through `String` when it fits 64 bits.
@@ -416,24 +441,40 @@ public struct JSONWriter: Sendable {
 
     // MARK: Formatting
 
-    mutating func appendInteger(_ value: Int64) {
-        if value < 0 {
-            append(UInt8(ascii: "-"))
-            appendUnsigned(value.magnitude)
-        } else {
-            appendUnsigned(UInt64(value))
+    /// Appends `value` in decimal, after a comma when `comma`: one capacity check for all of it.
+    @inline(__always)
+    mutating func appendInteger(_ value: Int64, comma: Bool = false) {
+        // A comma, a sign and at most 19 digits.
+        let target = reserve(21)
+        var written = 0
+        if comma {
+            target[0] = UInt8(ascii: ",")
+            written = 1
         }
+        if value < 0 {
+            target[written] = UInt8(ascii: "-")
+            written &+= 1
+        }
+        written &+= JSONWriter.writeDigits(value.magnitude, to: target + written)
+        storage.count &+= written
     }
 
     private mutating func appendUnsigned(_ value: UInt64) {
-        // The number of digits (at most 20), then the digits written backwards straight into the storage.
+        // Reserved first: `reserve` may replace the storage whose count is then updated.
+        let target = reserve(20)
+        storage.count &+= JSONWriter.writeDigits(value, to: target)
+    }
+
+    /// Writes the decimal digits of `value` (at most 20) at `target`, which has room for them; returns their number.
+    @inline(__always)
+    private static func writeDigits(_ value: UInt64, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        // The number of digits, then the digits written backwards.
         var digits = 1
         var limit: UInt64 = 10
         while digits < 20 && value >= limit {
             digits &+= 1
             limit = limit &* 10
         }
-        let target = reserve(digits)
         var rest = value
         var index = digits
         repeat {
@@ -441,7 +482,7 @@ public struct JSONWriter: Sendable {
             target[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         } while index > 0
-        storage.count &+= digits
+        return digits
     }
 
     private mutating func appendDouble(_ value: Double) {

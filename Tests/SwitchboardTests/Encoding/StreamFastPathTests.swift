@@ -183,6 +183,57 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(error?.message == "reply.float: cannot encode non-finite number inf")
     }
 
+    @Test func arraysOfEveryKindOfElementMatchTheTreeAndJSONEncoder() throws {
+        struct Item: Encodable {
+            var name: String
+            var tags: [String]
+            var children: [Item] = []
+            var scores: [Double?] = [1.5, nil]
+        }
+        let item = Item(name: "a", tags: ["x"], children: [Item(name: "b", tags: [], children: [])])
+        let values: [any Encodable] = [
+            [Item](), [item, item], [[item], []], [[1, 2], [3]], [Int?.none, 4], [["k": 1]], [JSONValue.null, true],
+            [EveryScalar()], [String](), [[String]](), ["\u{2028}", "\""],
+        ]
+        for value in values {
+            let streamed = try String(decoding: BodyEncoder().encodeJSON(value), as: UTF8.self)
+            #expect(try streamed == treeBytes(value))
+            let foundation = try JSONSerialization.jsonObject(
+                with: JSONEncoder().encode(value), options: .fragmentsAllowed)
+            let ours = try JSONSerialization.jsonObject(with: Data(streamed.utf8), options: .fragmentsAllowed)
+            #expect((foundation as? NSArray) == (ours as? NSArray))
+        }
+        var bad = EveryScalar()
+        bad.double = .nan
+        let error = #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeJSON([[EveryScalar()], [bad]]) }
+        #expect(error?.message == "reply[1][0].double: cannot encode non-finite number nan")
+    }
+
+    @Test func moreKeyTypesThanTheSinkKeepsAndOneKeyTypeNestedInItselfMatchTheTree() throws {
+        struct Wrapper<Value: Encodable>: Encodable {
+            var value: Value
+            var tag = "t"
+        }
+        func wrap<Value: Encodable>(_ value: Value) -> Wrapper<Value> { Wrapper(value: value) }
+        // Each `Wrapper<…>` has key type of its own: 20 nested, more than `StreamShapes.limit`.
+        let deep = wrap(
+            wrap(
+                wrap(
+                    wrap(
+                        wrap(
+                            wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(1))))))))))))))))
+                    ))))
+        var writer = JSONWriter()
+        for _ in 0..<3 {
+            try BodyEncoder().encodeJSON(deep, into: &writer)
+            writer.writeNewline()
+            try BodyEncoder().encodeJSON([wrap(["a"]), wrap(["b"])], into: &writer)
+            writer.writeNewline()
+        }
+        let once = try treeBytes(deep) + "\n" + treeBytes([wrap(["a"]), wrap(["b"])]) + "\n"
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == once + once + once)
+    }
+
     @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()
