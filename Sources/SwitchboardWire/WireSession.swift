@@ -165,7 +165,7 @@ public struct WireSession: Sendable {
     /// Routes one message and waits for its reply if it is a pending request.
     public mutating func process(_ message: WireMessage, line: Int, source: String?) -> WireOutcome {
         process(
-            key: router.key(for: message.channel), body: message.body.map { MessageBody(json: $0) } ?? .absent,
+            key: Router.ChannelKey(message.channel), body: message.body.map { MessageBody(json: $0) } ?? .absent,
             id: message.id,
             sender: message.sender, line: line, source: source)
     }

@@ -146,6 +146,16 @@ extension Router {
         /// The channel, named with the routing table's own string when the table had the channel.
         package let channel: Channel
         let hash: UInt64
+
+        /// The key of `channel` as given (hashed, not looked up: its name compares as bytes).
+        package init(_ channel: Channel) {
+            self.init(channel: channel, hash: RoutingTable.hash(channel.name))
+        }
+
+        init(channel: Channel, hash: UInt64) {
+            self.channel = channel
+            self.hash = hash
+        }
     }
 
     /// The ``ChannelKey`` of `channel`, as the routing table has it now (the channel as given
