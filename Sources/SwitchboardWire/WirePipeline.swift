@@ -110,6 +110,8 @@ public struct WirePipeline: Sendable {
         case .ndjson:
             let reader = WireLineReader(maxLineBytes: session.options.maxLineBytes)
             let interval = progressInterval
+            // Read once: a stored property read per line is a copy made and destroyed per line.
+            let echoed = input.source
             do {
                 // Before a read that would wait for input, the outcomes so far go out (docs/cli.md).
                 let flush = { () throws(WireIOError) in try sink.flush() }
@@ -118,11 +120,11 @@ public struct WirePipeline: Sendable {
                     let outcome: WireOutcome?
                     switch line {
                     case .bytes(let bytes):
-                        outcome = session.process(line: bytes, number: number, source: input.source)
+                        outcome = session.process(line: bytes, number: number, source: echoed)
                     case .oversized(let count):
                         outcome = session.malformed(
                             .oversized(byteCount: count, limit: session.options.maxLineBytes),
-                            line: number, source: input.source)
+                            line: number, source: echoed)
                     }
                     guard let outcome else { return }
                     try sink.emit(outcome)
@@ -183,10 +185,11 @@ public struct WirePipeline: Sendable {
         reader.stackSize = 1 << 20
         reader.start()
         let interval = progressInterval
+        let echoed = input.source
         do {
             while let batch = try queue.next(beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
                 for (number, line) in batch {
-                    guard let outcome = session.process(prepared: line, number: number, source: input.source) else {
+                    guard let outcome = session.process(prepared: line, number: number, source: echoed) else {
                         continue
                     }
                     try sink.emit(outcome)

@@ -47,27 +47,41 @@ package final class WireReadAhead: Sendable {
     /// An empty queue, for one reading thread and one processing thread.
     package init() {}
 
+    /// The lines read and not yet sent, and what they cost: the reading thread's alone. A class
+    /// with unchecked properties, because two closures change them (the per-line one and the
+    /// hand-over before waiting): captured `var`s would be boxed, and every access on every
+    /// line checked for exclusivity at run time.
+    private final class Pending {
+        @exclusivity(unchecked) var lines: Batch = []
+        @exclusivity(unchecked) var cost = 0
+
+        init() {
+            lines.reserveCapacity(WireReadAhead.batchSize)
+        }
+
+        /// Starts the next batch (the sent one is the processing side's now).
+        func empty() {
+            lines = []
+            cost = 0
+            lines.reserveCapacity(WireReadAhead.batchSize)
+        }
+    }
+
     /// Why the reader stops when the processing side has stopped.
     private struct Cancelled: Error {}
 
     /// The reading side: reads `source` to its end, preparing each line, then signals the end.
     package func fill<Source: WireByteSource>(from source: Source, maxLineBytes: Int, maxDepth: Int) {
         var source = source
-        var batch: Batch = []
-        var batchCost = 0
-        batch.reserveCapacity(WireReadAhead.batchSize)
+        let pending = Pending()
         var failure: WireIOError?
         var cancelled = false
         do {
             // Before a read that would wait (a writer waiting for its outcomes), hand over the
             // lines read so far, however few, and say so: the processing side then flushes.
             let handOver = { () throws(Cancelled) in
-                guard self.send(batch, bytes: batchCost, readerWaiting: true) else { throw Cancelled() }
-                if !batch.isEmpty {
-                    batch = []
-                    batchCost = 0
-                    batch.reserveCapacity(WireReadAhead.batchSize)
-                }
+                guard self.send(pending.lines, bytes: pending.cost, readerWaiting: true) else { throw Cancelled() }
+                if !pending.lines.isEmpty { pending.empty() }
             }
             try WireLineReader(maxLineBytes: maxLineBytes).forEachLine(in: &source, beforeWaiting: handOver) {
                 (number, line) throws(Cancelled) in
@@ -79,13 +93,11 @@ package final class WireReadAhead: Sendable {
                 case .oversized(let count):
                     prepared = .oversized(count)
                 }
-                batchCost += prepared.memoryCost
-                batch.append((number, prepared))
-                if batch.count == WireReadAhead.batchSize || batchCost >= WireReadAhead.batchBytes {
-                    guard send(batch, bytes: batchCost) else { throw Cancelled() }
-                    batch = []
-                    batchCost = 0
-                    batch.reserveCapacity(WireReadAhead.batchSize)
+                pending.cost += prepared.memoryCost
+                pending.lines.append((number, prepared))
+                if pending.lines.count == WireReadAhead.batchSize || pending.cost >= WireReadAhead.batchBytes {
+                    guard send(pending.lines, bytes: pending.cost) else { throw Cancelled() }
+                    pending.empty()
                 }
             }
         } catch {
@@ -94,7 +106,7 @@ package final class WireReadAhead: Sendable {
             case .body: cancelled = true
             }
         }
-        if !cancelled, !batch.isEmpty { _ = send(batch, bytes: batchCost) }
+        if !cancelled, !pending.lines.isEmpty { _ = send(pending.lines, bytes: pending.cost) }
         condition.lock()
         state.finished = true
         state.failure = failure

@@ -128,10 +128,10 @@ public struct WireSession: Sendable {
     private mutating func process(scan: WireTapeMessage.Scan, number: Int, source: String?) -> WireOutcome {
         switch scan {
         case .message(let scanned):
-            if let message = WireTapeMessage(scanned, channels: &channels) {
+            if let key = WireTapeMessage.channel(of: scanned, channels: &channels, router: router) {
                 return process(
-                    channel: message.channel, body: message.body, id: message.id, sender: message.sender,
-                    line: number, source: source)
+                    key: key, body: WireTapeMessage.body(of: scanned), id: WireTapeMessage.id(of: scanned),
+                    sender: WireTapeMessage.sender(of: scanned), line: number, source: source)
             }
             return process(value: scanned.tape.jsonValue(0), line: number, source: source)
         case .other(let tape):
@@ -165,17 +165,30 @@ public struct WireSession: Sendable {
     /// Routes one message and waits for its reply if it is a pending request.
     public mutating func process(_ message: WireMessage, line: Int, source: String?) -> WireOutcome {
         process(
-            channel: message.channel, body: message.body.map { MessageBody(json: $0) } ?? .absent, id: message.id,
+            key: Router.ChannelKey(message.channel), body: message.body.map { MessageBody(json: $0) } ?? .absent,
+            id: message.id,
             sender: message.sender, line: line, source: source)
     }
 
+    // The parts are `consuming`: each moves into the message or the outcome, where a borrowed
+    // `WireID?` or `MessageBody` was copied (and later destroyed) through the runtime's value witnesses.
     @inline(__always)
     private mutating func process(
-        channel: Channel, body: MessageBody, id: WireID?, sender: MessageSender, line: Int, source: String?
+        key: Router.ChannelKey, body: consuming MessageBody, id: consuming WireID?, sender: consuming MessageSender,
+        line: Int, source: String?
     ) -> WireOutcome {
         let waiter = self.waiter
-        let message = Message(channel: channel, body: body, id: id?.text, sender: sender)
-        let outcome = router.receive(message, replyHandler: waiter.handler)
+        let idText: String?
+        switch id {
+        case .string(let text)?: idText = text
+        case .number(let number)?: idText = number.text
+        case nil: idText = nil
+        }
+        let channel = key.channel
+        let message = Message(channel: channel, body: body, id: idText, sender: sender)
+        // When handlers alone take the message, the waiter is not told (the outcome says it all),
+        // and stays as it is for the next message.
+        let (outcome, handlersOnly) = router.receiveAnsweringRequests(message, key: key, replyHandler: waiter.handler)
         // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
         var kind = WireOutcomeKind.handled
         var replyJSON: [UInt8]?
@@ -221,7 +234,7 @@ public struct WireSession: Sendable {
             error = WireError(message: rejection.message)
         }
         summary.record(kind)
-        if !waiter.finish() { self.waiter = ReplyWaiter() }
+        if !handlersOnly, !waiter.finish() { self.waiter = ReplyWaiter() }
         return WireOutcome(
             line: line, source: source, id: id, name: channel.name, kind: kind, replyJSON: replyJSON, error: error)
     }

@@ -10,12 +10,7 @@ import Switchboard
 /// ``JSONValue`` built from the tape, which says what is wrong with it; a line
 /// that is not JSON is reported with the scanner's ``JSONReadError``. Either
 /// way the line is scanned once.
-package struct WireTapeMessage: Sendable {
-    let channel: Channel
-    let body: MessageBody
-    let id: WireID?
-    let sender: MessageSender
-
+package enum WireTapeMessage {
     /// A line parsed onto a tape, its `name`, `id` and `body` members found: the part of
     /// reading a message that needs no session (``WirePipeline`` does it on its reading thread).
     package struct Scanned: Sendable {
@@ -110,38 +105,48 @@ package struct WireTapeMessage: Sendable {
         return key.withUTF8Buffer { literal in text.elementsEqual(literal) }
     }
 
-    /// The message of a scanned line; `nil` when its name is not a valid channel name
+    /// The channel a scanned line names, as `router` keys it; `nil` when its name is not a valid channel name
     /// (the caller reads the tape's value with ``WireMessage/parse(value:)``, which says so).
-    init?(_ scanned: Scanned, channels: inout WireChannelCache) {
+    ///
+    /// The message's parts are read one by one (``channel(of:channels:)``, ``id(of:)``,
+    /// ``body(of:)``, ``sender(of:)``) and handed straight to the session: a struct holding
+    /// them all, made and then taken apart once per line, was copied and destroyed field by
+    /// field through the runtime's value witnesses.
+    static func channel(
+        of scanned: borrowing Scanned, channels: inout WireChannelCache, router: Router
+    ) -> Router.ChannelKey? {
         let tape = scanned.tape
         let name = scanned.name
-        let channel: Channel
-        if tape.entries[name].flags & JSONTape.Flags.escaped == 0, let cached = channels.channel(named: tape.text(name))
-        {
-            channel = cached
-        } else {
-            guard let validated = try? Channel(validating: tape.string(name)) else { return nil }
-            if tape.entries[name].flags & JSONTape.Flags.escaped == 0 {
-                channels.insert(validated, named: tape.text(name))
-            }
-            channel = validated
+        let escaped = tape.entries[name].flags & JSONTape.Flags.escaped != 0
+        if !escaped, let cached = channels.channel(named: tape.text(name)) { return cached }
+        guard let validated = try? Channel(validating: tape.string(name)) else { return nil }
+        let key = router.key(for: validated)
+        if !escaped { channels.insert(key, named: tape.text(name)) }
+        return key
+    }
+
+    /// The message's `id`, if it has one (a string, or a number as its text).
+    static func id(of scanned: borrowing Scanned) -> WireID? {
+        guard let id = scanned.id else { return nil }
+        let tape = scanned.tape
+        switch tape.kind(id) {
+        case .string: return .string(tape.string(id))
+        default: return .number(JSONNumber(unchecked: JSONTape.validatedString(tape.text(id), isASCII: true)))
         }
-        if let id = scanned.id {
-            switch tape.kind(id) {
-            case .string: self.id = .string(tape.string(id))
-            default: self.id = .number(JSONNumber(unchecked: JSONTape.validatedString(tape.text(id), isASCII: true)))
-            }
-        } else {
-            self.id = nil
-        }
-        self.channel = channel
-        self.body = scanned.body.map { MessageBody(tape: tape, index: $0) } ?? .absent
-        if scanned.origin == nil && scanned.mainFrame == nil {
-            sender = .unknown
-        } else {
-            sender = MessageSender(
-                originText: scanned.origin.map { tape.string($0) },
-                isMainFrame: scanned.mainFrame.map { tape.kind($0) == .true })
-        }
+    }
+
+    /// The message's body, left on the tape (``MessageBody/absent`` when it has none).
+    static func body(of scanned: borrowing Scanned) -> MessageBody {
+        guard let body = scanned.body else { return .absent }
+        return MessageBody(tape: scanned.tape, index: body)
+    }
+
+    /// Who sent the message: ``MessageSender/unknown`` unless it has `origin` or `mainFrame`.
+    static func sender(of scanned: borrowing Scanned) -> MessageSender {
+        if scanned.origin == nil && scanned.mainFrame == nil { return .unknown }
+        let tape = scanned.tape
+        return MessageSender(
+            originText: scanned.origin.map { tape.string($0) },
+            isMainFrame: scanned.mainFrame.map { tape.kind($0) == .true })
     }
 }

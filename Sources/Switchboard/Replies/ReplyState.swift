@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The storage of one request's reply: runs its ``ReplyStateMachine`` under a
 /// lock stripe and performs the actions the machine returns after unlocking.
@@ -41,16 +42,44 @@ final class ReplyState: @unchecked Sendable {
 
     deinit {
         // A safety net: a caller is never left waiting because every reference went away.
-        let completion = withLock { () -> Completion? in
-            guard machine.answer(by: .any) == .resolveCaller else { return nil }
-            return self.completion.take()
-        }
+        let stripe = lock()
+        let completion = machine.answer(by: .any) == .resolveCaller ? takeCompletion() : nil
+        pthread_mutex_unlock(stripe)
         completion?(.failure(.dropped(channel)))
     }
 
     /// Runs `body` under this reply's lock stripe.
+    @inline(__always)
     private func withLock<R>(_ body: () -> R) -> R {
         LockStripes.withLock(for: self, body)
+    }
+
+    // The methods that take a closure out (the completion, the deadline action) lock and
+    // unlock by hand, and take it with a method of this class, not the generic
+    // `Optional.take()`: a closure that passes through a generic parameter or result (`withLock`'s
+    // `R`) comes out wrapped in a reabstraction thunk, an allocation per reply, through which
+    // the completion would then be called. Nothing between `lock()` and its unlock can throw.
+
+    /// Locks this reply's lock stripe and returns it, for `pthread_mutex_unlock`.
+    @inline(__always)
+    private func lock() -> UnsafeMutablePointer<pthread_mutex_t> {
+        let stripe = LockStripes.mutex(for: self)
+        pthread_mutex_lock(stripe)
+        return stripe
+    }
+
+    /// The completion, leaving `nil` (called under the lock).
+    private func takeCompletion() -> Completion? {
+        let taken = completion
+        completion = nil
+        return taken
+    }
+
+    /// The deadline action, leaving `nil` (called under the lock).
+    private func takeOnDeadline() -> (@Sendable () -> Void)? {
+        let taken = onDeadline
+        onDeadline = nil
+        return taken
     }
 
     /// Whether the caller has been resolved (answered, dropped or timed out).
@@ -92,13 +121,17 @@ final class ReplyState: @unchecked Sendable {
         _ result: @autoclosure () -> Result<ReplyValue, RequestFailure>,
         by answerer: ReplyStateMachine.Answerer = .any, announce: () -> Void = {}
     ) -> Bool {
-        let completion = withLock { () -> Completion?? in
-            guard machine.answer(by: answerer) == .resolveCaller else { return nil }
-            return .some(self.completion.take())
+        var stripe = lock()
+        guard machine.answer(by: answerer) == .resolveCaller else {
+            pthread_mutex_unlock(stripe)
+            return false
         }
-        guard let completion else { return false }
+        let completion = takeCompletion()
+        pthread_mutex_unlock(stripe)
         let result = result()
-        withLock { recorded = result }
+        stripe = lock()
+        recorded = result
+        pthread_mutex_unlock(stripe)
         announce()
         completion?(result)
         return true
@@ -109,13 +142,15 @@ final class ReplyState: @unchecked Sendable {
     /// The responder replied with a value or a failure; returns whether this call resolved the caller.
     @discardableResult
     func reply(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
-        let (action, completion, report) = withLock {
-            () -> (ReplyStateMachine.Action, Completion?, DiagnosticSink?) in
-            let action = machine.reply()
-            guard action == .resolveCaller else { return (action, nil, self.report) }
+        let stripe = lock()
+        let action = machine.reply()
+        var completion: Completion?
+        if action == .resolveCaller {
             recorded = result
-            return (action, self.completion.take(), self.report)
+            completion = takeCompletion()
         }
+        let report = self.report
+        pthread_mutex_unlock(stripe)
         switch action {
         case .resolveCaller:
             if case .failure(.responderFailed(_, let message)) = result {
@@ -133,12 +168,15 @@ final class ReplyState: @unchecked Sendable {
 
     /// The reply handle was released; resolves the caller with ``RequestFailure/dropped(_:)`` if still pending.
     func handleReleased() {
-        let (resolved, completion, report) = withLock { () -> (Bool, Completion?, DiagnosticSink?) in
-            guard machine.handleReleased() == .resolveCaller else { return (false, nil, nil) }
-            recorded = .failure(.dropped(channel))
-            return (true, self.completion.take(), self.report)
+        let stripe = lock()
+        guard machine.handleReleased() == .resolveCaller else {
+            pthread_mutex_unlock(stripe)
+            return
         }
-        guard resolved else { return }
+        recorded = .failure(.dropped(channel))
+        let completion = takeCompletion()
+        let report = self.report
+        pthread_mutex_unlock(stripe)
         report?.emit(.replyDropped(channel))
         completion?(.failure(.dropped(channel)))
     }
@@ -146,24 +184,31 @@ final class ReplyState: @unchecked Sendable {
     /// Sets what to do when the deadline passes (cancel the task of an `async` responder).
     /// Runs `action` at once if the deadline has passed already.
     func onDeadline(_ action: @escaping @Sendable () -> Void) {
-        let (runNow, replaced) = withLock { () -> (Bool, (@Sendable () -> Void)?) in
-            guard machine.phase != .timedOut else { return (true, nil) }
-            defer { onDeadline = action }
-            return (false, onDeadline.take())
+        let stripe = lock()
+        let runNow = machine.phase == .timedOut
+        var replaced: (@Sendable () -> Void)?
+        if !runNow {
+            replaced = takeOnDeadline()
+            onDeadline = action
         }
+        pthread_mutex_unlock(stripe)
         withExtendedLifetime(replaced) {}
         if runNow { action() }
     }
 
     /// The deadline passed; resolves the caller with the fallback or ``RequestFailure/timedOut(_:after:)``.
     func deadlinePassed(after deadline: Duration) {
-        let taken = withLock {
-            () -> (Completion?, (@Sendable () -> Void)?, ReplyValue?, DiagnosticSink?)? in
-            guard machine.deadlinePassed() == .resolveCaller else { return nil }
-            recorded = fallback.map { .success($0) } ?? .failure(.timedOut(channel, after: deadline))
-            return (completion.take(), onDeadline.take(), fallback, report)
+        let stripe = lock()
+        guard machine.deadlinePassed() == .resolveCaller else {
+            pthread_mutex_unlock(stripe)
+            return
         }
-        guard let (completion, action, fallback, report) = taken else { return }
+        recorded = fallback.map { .success($0) } ?? .failure(.timedOut(channel, after: deadline))
+        let completion = takeCompletion()
+        let action = takeOnDeadline()
+        let fallback = self.fallback
+        let report = self.report
+        pthread_mutex_unlock(stripe)
         action?()
         report?.emit(.deadlinePassed(channel, after: deadline, usedFallback: fallback != nil))
         if let fallback {

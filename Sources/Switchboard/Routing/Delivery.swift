@@ -54,6 +54,35 @@ extension Router {
         return dispatch(message, replyHandler: replyHandler, route: route, chain: chain)
     }
 
+    /// ``receive(_:replyHandler:)`` for a caller that learns all it needs from the outcome when
+    /// only event handlers take the message, as the wire session does: such a message (no
+    /// middleware, no responder, nothing kept before it) is delivered without `replyHandler`,
+    /// which is then dropped uncalled (`handlersOnly` is `true`; the outcome,
+    /// ``Outcome/handled(count:)``, ``Outcome/failed(_:)`` or ``Outcome/invalid(_:)``, says
+    /// what the reply would have). Otherwise `replyHandler` is resolved exactly once, as there.
+    /// - Parameter key: the ``ChannelKey`` of the message's channel, when the caller keeps one.
+    package func receiveAnsweringRequests(
+        _ message: Message, key: ChannelKey? = nil,
+        replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
+    ) -> (outcome: Outcome, handlersOnly: Bool) {
+        let (route, chain, access) = lookUp(message.channel, hash: key?.hash ?? RoutingTable.hash(message.channel.name))
+        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+            return (reject(rejection, replyHandler: replyHandler), false)
+        }
+        // `nil` from `handlersOutcome`: every handler was cancelled after the route was read (see `dispatch`).
+        if Router.takesHandlersOnly(route, chain), let outcome = handlersOutcome(message, route: route) {
+            return (outcome, true)
+        }
+        return (dispatch(message, replyHandler: replyHandler, route: route, chain: chain), false)
+    }
+
+    /// Whether a message with this route and chain goes to the channel's handlers alone, at once:
+    /// no middleware, no drain of kept messages under way, no responder, some handler.
+    @inline(__always)
+    private static func takesHandlersOnly(_ route: Route, _ chain: MiddlewareChain) -> Bool {
+        chain.entries.isEmpty && !route.isDraining && route.responder == nil && !route.handlers.isEmpty
+    }
+
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
     /// See ``receive(_:replyHandler:)``.
     /// - Parameters:
@@ -96,12 +125,45 @@ extension Router {
     /// the origin policy that applies, in one lock round trip. The table is a snapshot:
     /// no rebuild to wait for.
     func lookUp(_ channel: Channel) -> (Route, MiddlewareChain, OriginPolicy?) {
-        let hash = RoutingTable.hash(channel.name)
+        lookUp(channel, hash: RoutingTable.hash(channel.name))
+    }
+
+    /// ``lookUp(_:)`` with the hash of the channel's name (``RoutingTable``'s) in hand.
+    @inline(__always)
+    private func lookUp(_ channel: Channel, hash: UInt64) -> (Route, MiddlewareChain, OriginPolicy?) {
         let (route, chain, access) = state.withLock { state in
             let route = state.table.route(named: channel.name, hash: hash)
             return (route, state.chain, state.originPolicy(of: route))
         }
         return (route ?? .empty, chain, access)
+    }
+
+    /// A channel as the routing table names it, with its name's hash: what a caller that routes
+    /// the same few channels over and over keeps (the wire session, by the name's bytes), so
+    /// that routing one more message neither hashes the name nor compares its bytes (the
+    /// table's own name and this one share their storage, and compare as one word).
+    package struct ChannelKey: Sendable {
+        /// The channel, named with the routing table's own string when the table had the channel.
+        package let channel: Channel
+        let hash: UInt64
+
+        /// The key of `channel` as given (hashed, not looked up: its name compares as bytes).
+        package init(_ channel: Channel) {
+            self.init(channel: channel, hash: RoutingTable.hash(channel.name))
+        }
+
+        init(channel: Channel, hash: UInt64) {
+            self.channel = channel
+            self.hash = hash
+        }
+    }
+
+    /// The ``ChannelKey`` of `channel`, as the routing table has it now (the channel as given
+    /// when the table does not have it; the key is as good, only its name compares slower).
+    package func key(for channel: Channel) -> ChannelKey {
+        let hash = RoutingTable.hash(channel.name)
+        let stored = state.withLock { $0.table.storedName(channel.name, hash: hash) }
+        return ChannelKey(channel: stored.map { Channel(uncheckedName: $0) } ?? channel, hash: hash)
     }
 
     /// The route of `channel` now (``Route/empty`` when it has none).
@@ -117,17 +179,24 @@ extension Router {
     private func dispatch(
         _ message: Message, replyHandler: ReplyState.Completion?, route: Route, chain: MiddlewareChain
     ) -> Outcome {
-        if chain.entries.isEmpty, !route.isDraining, route.responder == nil, !route.handlers.isEmpty {
+        if Router.takesHandlersOnly(route, chain) {
             // `nil`: every handler was cancelled after the route was read; delivered again below, as usual.
             if let outcome = handlersOutcome(message, route: route) {
                 replyHandler?(Router.result(of: outcome, on: message.channel))
                 return outcome
             }
-            return deliver(
-                message, route: nil, reply: replyHandler.map { ReplyState(channel: message.channel, completion: $0) })
+            return deliver(message, route: nil, reply: Router.replyState(for: replyHandler, on: message.channel))
         }
-        let reply = replyHandler.map { ReplyState(channel: message.channel, completion: $0) }
-        return dispatch(message, reply: reply, route: route, chain: chain)
+        return dispatch(
+            message, reply: Router.replyState(for: replyHandler, on: message.channel), route: route, chain: chain)
+    }
+
+    /// The reply state of a caller's `replyHandler`, if it gave one. (Not `replyHandler.map { … }`:
+    /// a closure passed through a generic parameter comes out wrapped in a thunk, an allocation,
+    /// and every call of the completion would then go through it.)
+    private static func replyState(for replyHandler: ReplyState.Completion?, on channel: Channel) -> ReplyState? {
+        guard let replyHandler else { return nil }
+        return ReplyState(channel: channel, completion: replyHandler)
     }
 
     /// Runs the middleware chain (if any) and delivery.

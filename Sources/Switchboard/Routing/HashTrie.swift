@@ -7,9 +7,9 @@
 /// finds what changed between them in time proportional to the changes, not the size.
 ///
 /// Names are hashed as UTF-8 bytes (FNV-1a), much cheaper than `Hasher`; a
-/// name that is not ASCII is hashed in Unicode normalization form C, because
-/// ``Channel`` compares names as `String`s (canonical equivalence) and keys
-/// are compared the same way.
+/// name that is not ASCII is hashed as ``CanonicalText`` says (as the ASCII it
+/// equals, or through `Hasher`), because ``Channel`` compares names as `String`s
+/// (canonical equivalence) and keys are compared the same way.
 struct HashTrie<Value: Sendable>: Sendable {
     private(set) var root: TrieNode<Value>?
     /// How many names have a value.
@@ -18,6 +18,17 @@ struct HashTrie<Value: Sendable>: Sendable {
     /// The value of the name `name`, whose ``hash(_:)`` is `hash`, or `nil` when it has none.
     @inline(__always)
     func value(named name: String, hash: UInt64) -> Value? {
+        leaf(named: name, hash: hash)?.value
+    }
+
+    /// The name of the entry named `name` (equal to it, `==`), as the trie stores it; `nil` when it has none.
+    func storedName(_ name: String, hash: UInt64) -> String? {
+        leaf(named: name, hash: hash)?.name
+    }
+
+    /// The entry named `name`, whose ``hash(_:)`` is `hash`, or `nil` when it has none.
+    @inline(__always)
+    private func leaf(named name: String, hash: UInt64) -> TrieLeaf<Value>? {
         guard var node = root else { return nil }
         var shift: UInt64 = 0
         while true {
@@ -25,17 +36,16 @@ struct HashTrie<Value: Sendable>: Sendable {
             guard node.bitmap & bit != 0 else { return nil }
             switch node.slots[(node.bitmap & (bit &- 1)).nonzeroBitCount] {
             case .leaf(let leaf):
-                return leaf.hash == hash && leaf.name == name ? leaf.value : nil
+                return leaf.hash == hash && leaf.name == name ? leaf : nil
             case .node(let child):
                 node = child
                 shift &+= 5
             case .collision(let leaves):
-                return leaves.first { $0.hash == hash && $0.name == name }?.value
+                return leaves.first { $0.hash == hash && $0.name == name }
             }
         }
     }
 
-    /// Sets (or, with `nil`, removes) the value of `name`.
     mutating func set(_ name: String, _ value: Value?) {
         let hash = HashTrie.hash(name)
         let leaf = value.map { TrieLeaf(hash: hash, name: name, value: $0) }

@@ -109,9 +109,13 @@ class Responding: @unchecked Sendable {
 final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
     // `@unchecked`: its one stored property is an immutable `Sendable` closure.
     let responder: @Sendable (R, Reply<R.Reply>) -> Void
+    /// `Reply<R.Reply>`, looked up once: this class's code is generic, so naming the type
+    /// in `respond` would look its metadata up in the runtime's cache on every request.
+    private let replyType: Reply<R.Reply>.Type
 
     init(_ responder: @escaping @Sendable (R, Reply<R.Reply>) -> Void) {
         self.responder = responder
+        replyType = Reply<R.Reply>.self
     }
 
     override func respond(
@@ -122,7 +126,7 @@ final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
         let failures = try beforeResponding()
         // Checked last, right before the call: once `cancel()` has returned, the responder is not called.
         guard !cancelled.isCancelled, let state = makeState() else { return (failures, nil) }
-        responder(request, Reply<R.Reply>(state: state))
+        responder(request, replyType.init(state: state))
         return (failures, state)
     }
 }

@@ -12,6 +12,8 @@ package enum CanonicalText {
     /// read as `;`, `` ` `` and `K` (the only scalars equal to ASCII text: checked over every
     /// scalar against `==`); `nil` when it has any other non-ASCII scalar.
     package static func asciiEquivalent(of string: String) -> [UInt8]? {
+        // Refused before anything is allocated when another non-ASCII scalar is there (the usual case).
+        guard mayHaveASCIIEquivalent(string.utf8) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count)
         for scalar in string.unicodeScalars {
@@ -24,6 +26,22 @@ package enum CanonicalText {
             }
         }
         return bytes
+    }
+
+    /// Whether every non-ASCII scalar of `utf8` is one of the three with an ASCII equivalent
+    /// (U+037E is CD BE in UTF-8, U+1FEF is E1 BF AF, U+212A is E2 84 AA).
+    private static func mayHaveASCIIEquivalent(_ utf8: String.UTF8View) -> Bool {
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case 0..<0x80: continue
+            case 0xCD: guard iterator.next() == 0xBE else { return false }
+            case 0xE1: guard iterator.next() == 0xBF, iterator.next() == 0xAF else { return false }
+            case 0xE2: guard iterator.next() == 0x84, iterator.next() == 0xAA else { return false }
+            default: return false
+            }
+        }
+        return true
     }
 
     /// `Hasher`'s hash of `string` (per process), for text with no ASCII equivalent.

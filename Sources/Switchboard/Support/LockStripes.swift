@@ -27,10 +27,17 @@ enum LockStripes {
         return mutexes
     }()
 
+    /// The stripe of `object`, for a caller that locks and unlocks it itself around a few
+    /// stores that cannot throw (``ReplyState``, which takes closures out).
+    @inline(__always)
+    static func mutex(for object: AnyObject) -> UnsafeMutablePointer<pthread_mutex_t> {
+        // Objects are at least 16-byte aligned: the bits above those pick the stripe.
+        mutexes + Int((UInt(bitPattern: ObjectIdentifier(object)) >> 4) & UInt(count - 1))
+    }
+
     /// Runs `body` holding the stripe of `object`.
     static func withLock<R>(for object: AnyObject, _ body: () throws -> R) rethrows -> R {
-        // Objects are at least 16-byte aligned: the bits above those pick the stripe.
-        let mutex = mutexes + Int((UInt(bitPattern: ObjectIdentifier(object)) >> 4) & UInt(count - 1))
+        let mutex = mutex(for: object)
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -49,22 +49,34 @@ public enum CartError: Error, Hashable, Sendable, CustomStringConvertible, Local
 
 /// `text` in double quotes, with quotes, backslashes and control characters escaped, cut at 100 characters.
 func quoted(_ text: String) -> String {
+    if quotesAsIs(text) { return "\"" + text + "\"" }
     var result = "\""
     for (index, scalar) in text.unicodeScalars.enumerated() {
         if index == 100 {
             result += "…"
             break
         }
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        default:
-            if scalar.properties.generalCategory == .control {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
+        switch scalar.value {
+        case 0x22: result += "\\\""
+        case 0x5C: result += "\\\\"
+        // The control characters (general category Cc, which Unicode never changes):
+        // a range test, where asking for the scalar's properties is a table look-up.
+        case 0x00...0x1F, 0x7F...0x9F: result += "\\u{\(String(scalar.value, radix: 16))}"
+        default: result.unicodeScalars.append(scalar)
         }
     }
     return result + "\""
+}
+
+/// Whether ``quoted(_:)`` leaves `text` as it is: at most 100 scalars, none of them a quote,
+/// a backslash or a control character (read off the UTF-8 bytes: U+0080…U+009F are C2 80…C2 9F).
+private func quotesAsIs(_ text: String) -> Bool {
+    var scalars = 0
+    var afterC2 = false
+    for byte in text.utf8 {
+        if byte & 0xC0 != 0x80 { scalars += 1 }
+        if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || (afterC2 && byte < 0xA0) { return false }
+        afterC2 = byte == 0xC2
+    }
+    return scalars <= 100
 }
