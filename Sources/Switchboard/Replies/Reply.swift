@@ -15,9 +15,12 @@ import Foundation
 /// ``RequestFailure/dropped(_:)``, so no caller waits forever.
 public final class Reply<Value: Encodable & Sendable>: Sendable {
     let state: ReplyState
+    /// `TypedReplyBox<Value>`, looked up once per responder (``TypedResponder``), not per reply.
+    private let boxType: TypedReplyBox<Value>.Type
 
-    init(state: ReplyState) {
+    init(state: ReplyState, boxType: TypedReplyBox<Value>.Type) {
         self.state = state
+        self.boxType = boxType
     }
 
     deinit {
@@ -46,7 +49,7 @@ public final class Reply<Value: Encodable & Sendable>: Sendable {
     /// - Returns: whether this completion resolved the caller.
     @discardableResult
     public func succeed(_ value: consuming Value) -> Bool {
-        state.reply(.success(ReplyValue(typed: value)))
+        state.reply(.success(ReplyValue(typed: value, boxType: boxType)))
     }
 
     /// Completes the request with an error; the caller receives

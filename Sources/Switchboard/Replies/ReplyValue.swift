@@ -16,9 +16,16 @@ public struct ReplyValue: Sendable, CustomStringConvertible {
         self.init(typed: value)
     }
 
-    /// Wraps a reply of a known type (what ``Reply/succeed(_:)`` gives): no existential made.
+    /// Wraps a reply of a known type: no existential made.
     init<T: Encodable & Sendable>(typed value: consuming T) {
         box = TypedReplyBox(value)
+    }
+
+    /// Wraps a reply of a known type in a box of `boxType`, looked up once by whoever makes
+    /// replies of that type (what ``Reply/succeed(_:)`` gives): in generic code, naming
+    /// `TypedReplyBox<T>` would look its metadata up in the runtime's cache on every reply.
+    init<T: Encodable & Sendable>(typed value: consuming T, boxType: TypedReplyBox<T>.Type) {
+        box = boxType.init(value)
     }
 
     /// The empty reply (`null`), given to requests on channels that only have event handlers.
@@ -62,7 +69,7 @@ public struct ReplyValue: Sendable, CustomStringConvertible {
 /// A reply value in a box of its own type (see ``TypedReplyBox``). Every box is a
 /// `TypedReplyBox`, which overrides all four members; the base is never used (a
 /// debug build stops if it is).
-private class ReplyBox: @unchecked Sendable {
+class ReplyBox: @unchecked Sendable {
     // `@unchecked`: not final (see `TypedReplyBox`); it has no stored properties.
     var anyValue: any Encodable & Sendable {
         assertionFailure("every reply box is a TypedReplyBox")
@@ -82,7 +89,7 @@ private class ReplyBox: @unchecked Sendable {
 }
 
 /// A reply value of type `T`.
-private final class TypedReplyBox<T: Encodable & Sendable>: ReplyBox, @unchecked Sendable {
+final class TypedReplyBox<T: Encodable & Sendable>: ReplyBox, @unchecked Sendable {
     // `@unchecked`: its one stored property is an immutable `Sendable` value.
     let value: T
 

@@ -112,10 +112,13 @@ final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
     /// `Reply<R.Reply>`, looked up once: this class's code is generic, so naming the type
     /// in `respond` would look its metadata up in the runtime's cache on every request.
     private let replyType: Reply<R.Reply>.Type
+    /// `TypedReplyBox<R.Reply>`, the box of every reply, looked up once for the same reason.
+    private let replyBoxType: TypedReplyBox<R.Reply>.Type
 
     init(_ responder: @escaping @Sendable (R, Reply<R.Reply>) -> Void) {
         self.responder = responder
         replyType = Reply<R.Reply>.self
+        replyBoxType = TypedReplyBox<R.Reply>.self
     }
 
     override func respond(
@@ -126,7 +129,7 @@ final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
         let failures = try beforeResponding()
         // Checked last, right before the call: once `cancel()` has returned, the responder is not called.
         guard !cancelled.isCancelled, let state = makeState() else { return (failures, nil) }
-        responder(request, replyType.init(state: state))
+        responder(request, replyType.init(state: state, boxType: replyBoxType))
         return (failures, state)
     }
 }
