@@ -99,6 +99,39 @@ import Testing
         #expect(cart.lines.map(\.quantity) == [2] + Array(repeating: 1, count: count >= 2 ? 3 : 2))
     }
 
+    /// Attributes are equal as `String`'s `==` finds them: canonically equivalent spellings
+    /// (different bytes) match, in keys and values, whatever the order; other text does not.
+    @Test func attributesEqualUnderStringEqualityMatchWhateverTheirBytes() throws {
+        let precomposed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed)
+        #expect(Array(precomposed.utf8) != Array(decomposed.utf8))
+        let cart = Cart()
+        let first: [String: String] = [precomposed: "cr\u{E8}me", "note": "\u{212B}ngstr\u{F6}m", "size": "K"]
+        let second: [String: String] = [
+            "size": "\u{212A}", "note": "A\u{30A}ngstro\u{308}m", decomposed: "cre\u{300}me",
+        ]
+        #expect(first == second)
+        try cart.add(Self.line(1, first))
+        #expect(try cart.add(Self.line(1, second)).quantity == 2)
+        // Each of these differs from `first` in one key or value (or in how many there are).
+        let others: [[String: String]] = [
+            [precomposed: "creme", "note": "\u{212B}ngstr\u{F6}m", "size": "K"],
+            ["cafe": "cr\u{E8}me", "note": "\u{212B}ngstr\u{F6}m", "size": "K"],
+            [precomposed: "cr\u{E8}me", "note": "\u{212B}ngstr\u{F6}m", "size": "k"],
+            [precomposed: "cr\u{E8}me", "note": "\u{212B}ngstr\u{F6}m"],
+            [precomposed: "cr\u{E8}me", "note": "\u{212B}ngstr\u{F6}m", "size": "K", "x": ""],
+        ]
+        for other in others {
+            #expect(other != first)
+            #expect(try cart.add(Self.line(1, other)).quantity == 1)
+        }
+        #expect(cart.lines.map(\.quantity) == [2] + Array(repeating: 1, count: others.count))
+        // The comparison itself agrees.
+        #expect(Cart.sameAttributes(first, second))
+        for other in others { #expect(!Cart.sameAttributes(first, other)) }
+    }
+
     @Test func aLineIDIsMatchedExactly() throws {
         let cart = Cart()
         try cart.add(Self.line(1))
