@@ -233,7 +233,17 @@ public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
     /// The key path rendered from the root, e.g. `body.lines[2].quantity`
     /// (`body` alone for the body itself; a name that is not a plain identifier is
     /// quoted: `body.attributes["first name"]`).
-    public var path: String { CodingPathRendering.render(codingPath) }
+    public var path: String {
+        // Rendered from the context's path and the missing key, without joining them into one array first.
+        switch decodingError {
+        case .keyNotFound(let key, let context):
+            return CodingPathRendering.render(context.codingPath, then: key)
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return CodingPathRendering.render(context.codingPath)
+        @unknown default:
+            return CodingPathRendering.render(codingPath)
+        }
+    }
 
     /// Foundation's message, e.g. `Expected to decode String but found a number instead.`
     public var message: String { context.debugDescription }

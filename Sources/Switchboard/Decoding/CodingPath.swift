@@ -108,23 +108,73 @@ extension CodingPathRendering {
     /// Array indexes (Foundation's `Index n` keys) become `[n]`; names made only of
     /// letters, digits, `_`, `$` and `-` follow a dot; any other name is quoted,
     /// as in `body["first name"]`.
+    ///
+    /// The text is written as UTF-8 bytes and made a `String` once (appending to a
+    /// `String` piece by piece costs several times as much).
     static func render(_ path: [any CodingKey], root: String = "body") -> String {
-        var text = root
-        for key in path {
-            if let index = key.intValue, key is ElementKey || key.stringValue == "Index \(index)" {
-                text += "[\(index)]"
-            } else if isPlainName(key.stringValue) {
-                text += "." + key.stringValue
-            } else {
-                text += "[" + quoted(key.stringValue) + "]"
-            }
-        }
-        return text
+        var bytes = start(root)
+        for key in path { append(key, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func isPlainName(_ name: String) -> Bool {
+    /// Renders `path` and then `last` (a missing key), as ``render(_:root:)`` renders
+    /// `path + [last]`, without making that array.
+    static func render(_ path: [any CodingKey], then last: any CodingKey, root: String = "body") -> String {
+        var bytes = start(root)
+        for key in path { append(key, to: &bytes) }
+        append(last, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func start(_ root: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        bytes.append(contentsOf: root.utf8)
+        return bytes
+    }
+
+    private static func append(_ key: any CodingKey, to bytes: inout [UInt8]) {
+        if let index = key.intValue, key is ElementKey || key.stringValue == "Index \(index)" {
+            bytes.append(UInt8(ascii: "["))
+            appendDecimal(index, to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
+            return
+        }
+        let name = key.stringValue
+        // A plain name is copied from the string's own bytes, when it has them in one piece.
+        let appended = name.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard isPlainName(utf8) else { return false }
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if appended == true { return }
+        if appended == nil, isPlainName(name.utf8) {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: name.utf8)
+            return
+        }
+        bytes.append(UInt8(ascii: "["))
+        bytes.append(contentsOf: quoted(name).utf8)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `value`'s decimal digits (with `-` when negative), as `"\(value)"` writes them.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let first = bytes.count
+        repeat {
+            bytes.append(UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0"))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[first...].reverse()
+    }
+
+    /// Whether `name` is made only of letters, digits, `_`, `$` and `-` (and is not empty).
+    private static func isPlainName(_ name: some Collection<UInt8>) -> Bool {
         guard !name.isEmpty else { return false }
-        for byte in name.utf8 {
+        for byte in name {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "-"):
