@@ -191,7 +191,7 @@ public struct WirePipeline: Sendable {
             while var batch = try queue.next(beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
                 // Each line is read in place, then the batch goes back to the reading thread,
                 // which frees the tapes it made.
-                try WireReadAhead.forEach(in: &batch) { entry throws(WireIOError) in
+                try LentElements.forEach(in: &batch) { entry throws(WireIOError) in
                     guard let outcome = session.process(prepared: entry.line, number: entry.number, source: echoed)
                     else { return }
                     try sink.emit(outcome)

@@ -39,29 +39,6 @@ package final class WireReadAhead: Sendable {
 
     package typealias Batch = [Entry]
 
-    /// Calls `body` with each line of `batch`, in order, without copying it: reading an element
-    /// of an array (or of a buffer, around a call that may change memory) copies it, which for
-    /// a prepared line is a call through its value witnesses and a retain and release of its tape.
-    ///
-    /// Each element is moved out (a bitwise move), lent to `body`, and moved back when `body`
-    /// returns or throws (the `defer`), so `batch` is whole again whatever happens. The buffer is
-    /// `batch`'s own, held by `withUnsafeMutableBufferPointer` (exclusive access) for the whole
-    /// loop; nothing else can reach it, `body` included (it cannot capture an `inout` batch), so
-    /// no one sees the moved-out slot.
-    package static func forEach<Failure: Error>(
-        in batch: inout Batch, _ body: (borrowing Entry) throws(Failure) -> Void
-    ) throws(Failure) {
-        try batch.withUnsafeMutableBufferPointer { buffer throws(Failure) in
-            guard let base = buffer.baseAddress else { return }
-            for index in 0..<buffer.count {
-                let slot = base + index
-                let entry = slot.move()
-                defer { slot.initialize(to: entry) }
-                try body(entry)
-            }
-        }
-    }
-
     private struct State {
         var batches: [(batch: Batch, bytes: Int)] = []
         /// What the waiting batches cost.

@@ -28,7 +28,7 @@ private struct Stop: Error {}
             guard var batch = try queue.next() else { return ([], []) }
             var seen: [Int] = []
             do {
-                try WireReadAhead.forEach(in: &batch) { entry throws(Stop) in
+                try LentElements.forEach(in: &batch) { entry throws(Stop) in
                     seen.append(entry.number)
                     if entry.number == 100 { throw Stop() }
                 }
@@ -37,7 +37,7 @@ private struct Stop: Error {}
             let router = Router()
             var session = WireSession(router: router)
             var outcomes: [WireOutcome] = []
-            WireReadAhead.forEach(in: &batch) { entry in
+            LentElements.forEach(in: &batch) { entry in
                 if let outcome = session.process(prepared: entry.line, number: entry.number, source: nil) {
                     outcomes.append(outcome)
                 }
@@ -58,7 +58,7 @@ private struct Stop: Error {}
         let numbers = try await onDispatchThread { () throws -> [Int] in
             var numbers: [Int] = []
             while var batch = try queue.next() {
-                WireReadAhead.forEach(in: &batch) { entry in numbers.append(entry.number) }
+                LentElements.forEach(in: &batch) { entry in numbers.append(entry.number) }
                 queue.recycle(batch)
             }
             queue.waitUntilEnded()
