@@ -42,7 +42,8 @@ public struct WirePipeline: Sendable {
     /// - Lines are handed over in batches (256 lines or 256 KiB), or as many as were read
     ///   when the next read would wait for input, so a sink sees the outcomes of a slow
     ///   stream as its lines arrive, and those of a fast one in batches.
-    /// - The lines parsed ahead take about 1 MiB at most, plus three batches.
+    /// - The lines parsed ahead take about 1 MiB at most, plus five batches (three being
+    ///   read, waiting or routed, two routed and going back to the reading thread to be freed).
     /// - If the sink throws, `run` waits for the reading thread to stop, which is at
     ///   once for bytes and for a regular file. On standard input it does not wait (a
     ///   read may wait for input that never comes): that thread stays blocked in its
@@ -187,14 +188,16 @@ public struct WirePipeline: Sendable {
         let interval = progressInterval
         let echoed = input.source
         do {
-            while let batch = try queue.next(beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
-                for (number, line) in batch {
-                    guard let outcome = session.process(prepared: line, number: number, source: echoed) else {
-                        continue
-                    }
+            while var batch = try queue.next(beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
+                // Each line is read in place, then the batch goes back to the reading thread,
+                // which frees the tapes it made.
+                try LentElements.forEach(in: &batch) { entry throws(WireIOError) in
+                    guard let outcome = session.process(prepared: entry.line, number: entry.number, source: echoed)
+                    else { return }
                     try sink.emit(outcome)
                     if let progress, session.summary.total % interval == 0 { progress(session.summary) }
                 }
+                queue.recycle(batch)
             }
         } catch {
             // The sink failed (or reading did): the reader stops at its next batch. It is waited

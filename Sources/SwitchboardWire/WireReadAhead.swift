@@ -12,6 +12,16 @@ import Switchboard
 /// line near `--max-line-bytes`) may wait alone. So beyond ``queueBytes`` the
 /// pipeline holds at most three batches (one waiting, one being processed, one
 /// being filled), each at most one line past ``batchBytes``.
+///
+/// The processing side hands each batch it has routed back (``recycle(_:)``), and the
+/// reading thread takes them with its next send and frees their lines, one before each line
+/// it prepares: a tape is then freed by the thread that allocated it, just before that thread
+/// allocates the next one, so the allocator reuses the block at once instead of taking its
+/// slow path for a block freed by another thread. The routed batches waiting to go back count
+/// against ``queueBytes`` with the waiting ones (one that does not fit is freed where it was
+/// routed, unless none waits to go back), and the reader frees one of the routed lines it took
+/// for each line it prepares, so the bound above holds, plus about two batches (lines of
+/// uneven sizes aside: a small line freed for a large one prepared).
 package final class WireReadAhead: Sendable {
     /// Lines per batch at most.
     static let batchSize = 256
@@ -20,7 +30,14 @@ package final class WireReadAhead: Sendable {
     /// What the waiting batches may cost together (unless one alone costs more).
     static let queueBytes = 1024 * 1024
 
-    package typealias Batch = [(number: Int, line: WireSession.PreparedLine)]
+    /// One prepared line and its 1-based number (a struct, not a tuple: an array of tuples is
+    /// copied and destroyed through the runtime's generic tuple routines, element by element).
+    package struct Entry: Sendable {
+        package let number: Int
+        package let line: WireSession.PreparedLine
+    }
+
+    package typealias Batch = [Entry]
 
     private struct State {
         var batches: [(batch: Batch, bytes: Int)] = []
@@ -35,6 +52,11 @@ package final class WireReadAhead: Sendable {
         /// The reader has handed over every line it read and is about to wait for more input
         /// (cleared by its next full batch): the processing side should flush before it waits.
         var readerWaiting = false
+        /// Routed batches, for the reader to free, and what they cost.
+        var routed: [Batch] = []
+        var routedBytes = 0
+        /// What the batch ``next(beforeWaiting:)`` gave last costs (what ``recycle(_:)`` hands back).
+        var lastBytes = 0
     }
 
     /// Guards `state`; both sides wait on it (a pthread condition, which ThreadSanitizer understands).
@@ -54,9 +76,25 @@ package final class WireReadAhead: Sendable {
     private final class Pending {
         @exclusivity(unchecked) var lines: Batch = []
         @exclusivity(unchecked) var cost = 0
+        /// Routed batches handed back, freed one line before each line prepared.
+        @exclusivity(unchecked) var routed: [Batch] = []
 
         init() {
             lines.reserveCapacity(WireReadAhead.batchSize)
+        }
+
+        /// Frees one routed line, if any is left: just before a line is prepared, so that the
+        /// blocks it frees are the ones the allocator hands out next.
+        @inline(__always)
+        func freeOneRouted() {
+            guard let last = routed.indices.last else { return }
+            routed[last].removeLast()
+            if routed[last].isEmpty { routed.removeLast() }
+        }
+
+        /// Takes the routed batches handed back (freeing at once what is left of the last ones).
+        func take(_ batches: consuming [Batch]) {
+            routed = batches
         }
 
         /// Starts the next batch (the sent one is the processing side's now).
@@ -80,23 +118,26 @@ package final class WireReadAhead: Sendable {
             // Before a read that would wait (a writer waiting for its outcomes), hand over the
             // lines read so far, however few, and say so: the processing side then flushes.
             let handOver = { () throws(Cancelled) in
-                guard self.send(pending.lines, bytes: pending.cost, readerWaiting: true) else { throw Cancelled() }
+                guard self.send(pending, readerWaiting: true) else { throw Cancelled() }
                 if !pending.lines.isEmpty { pending.empty() }
             }
             try WireLineReader(maxLineBytes: maxLineBytes).forEachLine(in: &source, beforeWaiting: handOver) {
                 (number, line) throws(Cancelled) in
-                let prepared: WireSession.PreparedLine
+                pending.freeOneRouted()
+                let entry: Entry
                 switch line {
                 case .bytes(let bytes):
-                    prepared = WireSession.prepare(bytes, maxLineBytes: maxLineBytes, maxDepth: maxDepth)
-                    if case .blank = prepared { return }
+                    entry = Entry(
+                        number: number, line: WireSession.prepare(bytes, maxLineBytes: maxLineBytes, maxDepth: maxDepth)
+                    )
+                    if case .blank = entry.line { return }
                 case .oversized(let count):
-                    prepared = .oversized(count)
+                    entry = Entry(number: number, line: .oversized(count))
                 }
-                pending.cost += prepared.memoryCost
-                pending.lines.append((number, prepared))
+                pending.cost += entry.line.memoryCost
+                pending.lines.append(consume entry)
                 if pending.lines.count == WireReadAhead.batchSize || pending.cost >= WireReadAhead.batchBytes {
-                    guard send(pending.lines, bytes: pending.cost) else { throw Cancelled() }
+                    guard send(pending) else { throw Cancelled() }
                     pending.empty()
                 }
             }
@@ -106,32 +147,65 @@ package final class WireReadAhead: Sendable {
             case .body: cancelled = true
             }
         }
-        if !cancelled, !pending.lines.isEmpty { _ = send(pending.lines, bytes: pending.cost) }
+        if !cancelled, !pending.lines.isEmpty { _ = send(pending) }
         condition.lock()
         state.finished = true
         state.failure = failure
+        // Routed lines handed back from now on are freed where they were routed.
+        var routed: [Batch] = []
+        swap(&routed, &state.routed)
+        state.routedBytes = 0
         condition.broadcast()
         condition.unlock()
+        routed.removeAll()  // freed here, not locked
+        pending.routed = []
         ended.signal()
     }
 
-    /// Sends one batch (none when `batch` is empty), waiting until the waiting batches leave
-    /// room for it (or none waits), and records whether the reader is about to wait for
-    /// input; `false` when the processing side has stopped.
-    private func send(_ batch: Batch, bytes: Int, readerWaiting: Bool = false) -> Bool {
+    /// Sends the pending batch (none when it is empty), waiting until the waiting batches leave
+    /// room for it (or none waits), records whether the reader is about to wait for input and
+    /// takes the routed batch handed back, if any; `false` when the processing side has stopped.
+    private func send(_ pending: Pending, readerWaiting: Bool = false) -> Bool {
+        let bytes = pending.cost
+        var routed: [Batch] = []
         condition.lock()
-        defer { condition.unlock() }
         while !state.cancelled, !state.batches.isEmpty, state.queuedBytes + bytes > WireReadAhead.queueBytes {
             condition.wait()
         }
-        guard !state.cancelled else { return false }
-        if !batch.isEmpty {
-            state.batches.append((batch, bytes))
+        guard !state.cancelled else {
+            condition.unlock()
+            return false
+        }
+        if !pending.lines.isEmpty {
+            state.batches.append((pending.lines, bytes))
             state.queuedBytes += bytes
         }
         state.readerWaiting = readerWaiting
+        swap(&routed, &state.routed)
+        state.routedBytes = 0
         condition.broadcast()
+        condition.unlock()
+        // Not locked: what is left of the last routed batches is freed here.
+        if !routed.isEmpty { pending.take(routed) }
         return true
+    }
+
+    /// Hands the batch ``next(beforeWaiting:)`` gave last, routed, back to the reading thread, which frees its lines as it prepares
+    /// new ones (see the type's notes); freed here instead when the batches waiting (to be
+    /// routed or to go back) leave no room for it under ``queueBytes``, or the reader has ended.
+    package func recycle(_ batch: consuming Batch) {
+        var batch = batch
+        condition.lock()
+        let bytes = state.lastBytes
+        if !state.finished, !state.cancelled,
+            state.routed.isEmpty || state.queuedBytes + state.routedBytes + bytes <= WireReadAhead.queueBytes
+        {
+            state.routed.append(batch)
+            state.routedBytes += bytes
+            batch = []
+        }
+        condition.unlock()
+        _ = consume batch  // what was not handed back is freed here, not locked
     }
 
     /// The processing side: the next batch, in order; `nil` at the end of the input.
@@ -158,6 +232,7 @@ package final class WireReadAhead: Sendable {
         if !state.batches.isEmpty {
             let (batch, bytes) = state.batches.removeFirst()
             state.queuedBytes -= bytes
+            state.lastBytes = bytes
             condition.broadcast()
             return batch
         }

@@ -35,7 +35,7 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
         let key = ObjectIdentifier(Key.self)
         if let found = sink.shapes.maker(for: key) {
             // Listed for `Key`, so it is a `Maker`; the list holds it.
-            return Unmanaged<Maker>.fromOpaque(found)._withUnsafeGuaranteedRef { $0.make(sink: sink, level: level) }
+            return Unretained<Maker>(unretained: found).call { $0.make(sink: sink, level: level) }
         }
         let maker = Maker()
         sink.shapes.add(maker: maker, for: key)

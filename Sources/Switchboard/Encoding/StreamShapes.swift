@@ -61,6 +61,6 @@ final class StreamShapes {
             owners.removeAll(keepingCapacity: true)
         }
         owners.append(maker)
-        makers.append(Maker(key: key, maker: UnsafeRawPointer(Unmanaged.passUnretained(maker).toOpaque())))
+        makers.append(Maker(key: key, maker: Unretained.unretainedPointer(maker)))
     }
 }
