@@ -2,10 +2,12 @@ import Foundation
 
 // The one decoder front end (`SourceDecoder`, `SourceKeyedContainer`,
 // `SourceUnkeyedContainer`) bound to each source. These classes add the source
-// type, their stored fields and, for the calls generic over a type (`container`,
-// `decodeValue`, `decodeSpecialValue`), a method of their own that runs the
-// shared body with this concrete class: a protocol extension's generic method
-// would run over an unknown decoder, looking its source's types up at run time.
+// type, their stored fields and, for `decodeSpecialValue`, a method of their own
+// that runs the shared body with this concrete class: a protocol extension's
+// generic method would run over an unknown decoder, looking its source's types
+// up at run time. `TapeDecoder`, the wire's and the CLI's, does the same for
+// `container(keyedBy:)` and `decodeValue` (~270 instructions a message on the
+// CLI's kind corpus); the other two use `SourceDecoder`'s default bodies.
 
 /// The decoder for one decode of a Foundation tree (`Any`).
 final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
@@ -26,16 +28,6 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
         _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {
         try specialValue(T.self, value, node, component)
-    }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try keyedContainer(value, node, keyedBy: Key.self)
-    }
-
-    func decodeValue<T: Decodable>(
-        _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
-    ) throws -> T {
-        try decodeValueBody(T.self, value, node, component)
     }
 }
 
@@ -58,16 +50,6 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
         _ type: T.Type, _ value: JSONValue, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {
         try specialValue(T.self, value, node, component)
-    }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try keyedContainer(value, node, keyedBy: Key.self)
-    }
-
-    func decodeValue<T: Decodable>(
-        _ type: T.Type, _ value: JSONValue, _ node: DecodingPath, _ component: DecodingStep
-    ) throws -> T {
-        try decodeValueBody(T.self, value, node, component)
     }
 }
 

@@ -26,7 +26,7 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     func keyedContainer<Key: CodingKey>(
         _ value: Source.Value, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key>
-    /// Decodes `T` from `value`, found at `component` below `node`. Each decoder class
+    /// Decodes `T` from `value`, found at `component` below `node`. ``TapeDecoder``
     /// implements it by calling ``decodeValueBody(_:_:_:_:)``, so the whole path (the
     /// special types, moving the decoder, `T(from:)`) runs with its concrete class and
     /// source: generic code over `T` (a container's `decode<T>`) makes one call here
@@ -46,6 +46,19 @@ extension SourceDecoder {
     var codingPath: [any CodingKey] { core.node.codingPath }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// The default (``TapeDecoder`` has its own, run with its concrete class).
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let core = self.core
+        return try keyedContainer(core.value, core.node, keyedBy: Key.self)
+    }
+
+    /// The default (``TapeDecoder`` has its own, run with its concrete class).
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
+    }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let core = self.core
