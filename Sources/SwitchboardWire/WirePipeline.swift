@@ -42,8 +42,9 @@ public struct WirePipeline: Sendable {
     /// - Lines are handed over in batches (256 lines or 256 KiB), or as many as were read
     ///   when the next read would wait for input, so a sink sees the outcomes of a slow
     ///   stream as its lines arrive, and those of a fast one in batches.
-    /// - The lines parsed ahead take about 1 MiB at most, plus five batches (three being
-    ///   read, waiting or routed, two routed and going back to the reading thread to be freed).
+    /// - The lines parsed ahead take about 1 MiB at most, counting the routed lines going
+    ///   back to the reading thread to be freed there, plus four batches (three being read,
+    ///   waiting or routed, one routed and going back when nothing else routed is counted).
     /// - If the sink throws, `run` waits for the reading thread to stop, which is at
     ///   once for bytes and for a regular file. On standard input it does not wait (a
     ///   read may wait for input that never comes): that thread stays blocked in its

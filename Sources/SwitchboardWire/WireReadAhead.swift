@@ -11,17 +11,17 @@ import Switchboard
 /// waiting hold at most ``queueBytes`` — except that one batch larger than that (a
 /// line near `--max-line-bytes`) may wait alone. So beyond ``queueBytes`` the
 /// pipeline holds at most three batches (one waiting, one being processed, one
-/// being filled), each at most one line past ``batchBytes``.
+/// being filled), each at most one line past ``batchBytes``, and the routed batch below.
 ///
 /// The processing side hands each batch it has routed back (``recycle(_:)``), and the
 /// reading thread takes them with its next send and frees their lines, one before each line
 /// it prepares: a tape is then freed by the thread that allocated it, just before that thread
 /// allocates the next one, so the allocator reuses the block at once instead of taking its
-/// slow path for a block freed by another thread. The routed batches waiting to go back count
-/// against ``queueBytes`` with the waiting ones (one that does not fit is freed where it was
-/// routed, unless none waits to go back), and the reader frees one of the routed lines it took
-/// for each line it prepares, so the bound above holds, plus about two batches (lines of
-/// uneven sizes aside: a small line freed for a large one prepared).
+/// slow path for a block freed by another thread. The routed lines count against
+/// ``queueBytes`` with the waiting batches, both while they wait to go back and while the
+/// reader still holds them (it frees what is left of them before it sends its next batch): one
+/// that does not fit is freed where it was routed, unless nothing routed is waiting or held.
+/// So the bound above holds, plus that one routed batch.
 package final class WireReadAhead: Sendable {
     /// Lines per batch at most.
     static let batchSize = 256
@@ -33,7 +33,9 @@ package final class WireReadAhead: Sendable {
     /// One prepared line and its 1-based number (a struct, not a tuple: an array of tuples is
     /// copied and destroyed through the runtime's generic tuple routines, element by element).
     package struct Entry: Sendable {
+        /// The line's number in its input (1-based).
         package let number: Int
+        /// The line, scanned and ready to route.
         package let line: WireSession.PreparedLine
     }
 
@@ -52,9 +54,13 @@ package final class WireReadAhead: Sendable {
         /// The reader has handed over every line it read and is about to wait for more input
         /// (cleared by its next full batch): the processing side should flush before it waits.
         var readerWaiting = false
-        /// Routed batches, for the reader to free, and what they cost.
+        /// Routed batches, for the reader to free.
         var routed: [Batch] = []
+        /// What ``routed`` costs.
         var routedBytes = 0
+        /// What the routed batches the reader took with its last send cost (it frees them
+        /// before its next send; counted until then).
+        var readerHeldBytes = 0
         /// What the batch ``next(beforeWaiting:)`` gave last costs (what ``recycle(_:)`` hands back).
         var lastBytes = 0
     }
@@ -168,8 +174,12 @@ package final class WireReadAhead: Sendable {
     private func send(_ pending: Pending, readerWaiting: Bool = false) -> Bool {
         let bytes = pending.cost
         var routed: [Batch] = []
+        pending.routed = []  // what is left of the routed lines taken last time, freed here, not locked
         condition.lock()
-        while !state.cancelled, !state.batches.isEmpty, state.queuedBytes + bytes > WireReadAhead.queueBytes {
+        state.readerHeldBytes = 0
+        while !state.cancelled, !state.batches.isEmpty,
+            state.queuedBytes + state.routedBytes + bytes > WireReadAhead.queueBytes
+        {
             condition.wait()
         }
         guard !state.cancelled else {
@@ -182,6 +192,7 @@ package final class WireReadAhead: Sendable {
         }
         state.readerWaiting = readerWaiting
         swap(&routed, &state.routed)
+        state.readerHeldBytes = state.routedBytes
         state.routedBytes = 0
         condition.broadcast()
         condition.unlock()
@@ -198,7 +209,8 @@ package final class WireReadAhead: Sendable {
         condition.lock()
         let bytes = state.lastBytes
         if !state.finished, !state.cancelled,
-            state.routed.isEmpty || state.queuedBytes + state.routedBytes + bytes <= WireReadAhead.queueBytes
+            state.routed.isEmpty && state.readerHeldBytes == 0
+                || state.queuedBytes + state.routedBytes + state.readerHeldBytes + bytes <= WireReadAhead.queueBytes
         {
             state.routed.append(batch)
             state.routedBytes += bytes

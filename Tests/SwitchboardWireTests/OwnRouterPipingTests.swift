@@ -22,6 +22,10 @@ import Testing
         let sku: String
     }
 
+    struct Cafe: BodylessEvent {
+        static let channel: Channel = "caf\u{E9}"
+    }
+
     struct TooFew: Error, CustomStringConvertible {
         var description: String { "a quantity below 1" }
     }
@@ -113,6 +117,35 @@ import Testing
         #expect(written == collected)
         #expect(written.split(separator: "\n").count == 7)
         #expect(written.contains(#"{"line":5,"id":"p","name":"price","outcome":"replied","reply":{"cents":200}}"#))
+    }
+
+    @Test func anOutcomeAndItsHandlerKeepTheLinesSpellingOfAChannelRegisteredInAnother() async throws {
+        // "café" registered precomposed (NFC); lines name it decomposed (NFD) and precomposed.
+        let router = Router()
+        let seen = Locked<[String]>([])
+        let token = router.on(Cafe.self) { _, context in
+            seen.withLock { $0.append(context.channel.name) }
+        }
+        let input =
+            #"{"name":"cafe\u0301"}"# + "\n" + #"{"name":"caf\u00e9"}"# + "\n"
+            + #"{"name":"cafe\u0301"}"# + "\n"
+        let lines = try await onDispatchThread { () throws -> [String] in
+            var session = WireSession(router: router)
+            var collector = WireOutcomeCollector()
+            try WirePipeline().run([.bytes(Array(input.utf8))], session: &session, into: &collector)
+            return collector.ndjson.split(separator: "\n").map(String.init)
+        }
+        token.cancel()
+        let decomposed = "cafe\u{301}"
+        let precomposed = "caf\u{E9}"
+        #expect(lines.count == 3)
+        #expect(lines.map { $0.contains(#""outcome":"handled""#) } == [true, true, true])
+        #expect(lines[0].utf8.elementsEqual(#"{"line":1,"name":"\#(decomposed)","outcome":"handled"}"#.utf8))
+        #expect(lines[1].utf8.elementsEqual(#"{"line":2,"name":"\#(precomposed)","outcome":"handled"}"#.utf8))
+        #expect(lines[2].utf8.elementsEqual(#"{"line":3,"name":"\#(decomposed)","outcome":"handled"}"#.utf8))
+        let names = seen.withLock { $0 }
+        #expect(names.count == 3)
+        #expect(names.map { Array($0.utf8) } == [decomposed, precomposed, decomposed].map { Array($0.utf8) })
     }
 
     @Test func writingToAClosedDescriptorIsAWireIOErrorNamingTheOutput() throws {

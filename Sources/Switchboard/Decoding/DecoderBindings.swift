@@ -74,10 +74,12 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
         try specialValue(T.self, value, node, component)
     }
 
+    /// The top-level keyed container, made with this concrete class (see the note above).
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try keyedContainer(value, node, keyedBy: Key.self)
     }
 
+    /// ``SourceDecoder/decodeValue(_:_:_:_:)`` run with this concrete class.
     func decodeValue<T: Decodable>(
         _ type: T.Type, _ value: TapeValue, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {

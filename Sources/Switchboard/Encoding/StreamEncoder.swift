@@ -31,14 +31,11 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let level = sink.level
         if use() { sink.push(object: true) }
-        typealias Maker = StreamKeyedMaker<StreamKeyedContainer<Key>>
-        let key = ObjectIdentifier(Key.self)
-        if let found = sink.shapes.maker(for: key) {
-            // Listed for `Key`, so it is a `Maker`; the list holds it.
-            return Unretained<Maker>(unretained: found).call { $0.make(sink: sink, level: level) }
+        if let found = sink.shapes.maker(for: Key.self) {
+            return found.make(sink: sink, level: level)
         }
-        let maker = Maker()
-        sink.shapes.add(maker: maker, for: key)
+        let maker = StreamKeyedMaker<StreamKeyedContainer<Key>>()
+        sink.shapes.add(maker, for: Key.self)
         return maker.make(sink: sink, level: level)
     }
 

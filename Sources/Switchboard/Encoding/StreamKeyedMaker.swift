@@ -1,5 +1,6 @@
 /// A keyed container of a stream that a ``StreamKeyedMaker`` can make.
 protocol StreamKeyedMaking: KeyedEncodingContainerProtocol {
+    /// A container writing into `sink`, with `level` containers open below it.
     init(sink: StreamSink, level: Int)
 }
 

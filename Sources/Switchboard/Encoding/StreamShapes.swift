@@ -5,7 +5,9 @@
 final class StreamShapes {
     /// One type, and its `StreamArray` conformance when it has one.
     struct Entry {
+        /// The value type.
         var type: ObjectIdentifier
+        /// Its `StreamArray` conformance, when it is an `Array` of `Encodable` elements.
         var array: (any StreamArray.Type)?
     }
 
@@ -33,34 +35,28 @@ final class StreamShapes {
         return array
     }
 
-    /// One key type, and the maker of its containers (a `StreamKeyedMaker<StreamKeyedContainer<Key>>`,
-    /// unretained: ``owners`` holds it).
-    struct Maker {
-        var key: ObjectIdentifier
-        var maker: UnsafeRawPointer
-    }
+    /// The key types that have a maker of their containers, in the order of ``makers``.
+    private let makerKeys = StreamStack<ObjectIdentifier>(capacity: StreamShapes.limit)
+    /// The maker of each key type in ``makerKeys``: a `StreamKeyedMaker<StreamKeyedContainer<Key>>`
+    /// for that `Key` (``add(_:for:)`` and ``maker(for:)`` pair the two by type).
+    @exclusivity(unchecked) private var makers: [AnyObject] = []
 
-    /// The makers of keyed containers, by key type.
-    private let makers = StreamStack<Maker>(capacity: StreamShapes.limit)
-    /// The makers ``makers`` points to, held for as long as they are listed there.
-    @exclusivity(unchecked) private var owners: [AnyObject] = []
-
-    /// The maker listed for the key type `key` (see ``StreamEncoder/container(keyedBy:)``), unretained.
+    /// The maker listed for the key type `Key` (see ``StreamEncoder/container(keyedBy:)``).
     @inline(__always)
-    func maker(for key: ObjectIdentifier) -> UnsafeRawPointer? {
-        makers.withElements { makers -> UnsafeRawPointer? in
-            for maker in makers where maker.key == key { return maker.maker }
-            return nil
-        }
+    func maker<Key: CodingKey>(for key: Key.Type) -> StreamKeyedMaker<StreamKeyedContainer<Key>>? {
+        let identifier = ObjectIdentifier(key)
+        guard let index = makerKeys.withElements({ $0.firstIndex(of: identifier) }) else { return nil }
+        // Listed for `Key` by `add(_:for:)`, whose signature makes it this type.
+        return unsafeDowncast(makers[index], to: StreamKeyedMaker<StreamKeyedContainer<Key>>.self)
     }
 
-    /// Lists `maker` for the key type `key`, and holds it for as long as it is listed.
-    func add(maker: AnyObject, for key: ObjectIdentifier) {
-        if makers.count >= StreamShapes.limit {
-            makers.removeAll(from: 0)
-            owners.removeAll(keepingCapacity: true)
+    /// Lists `maker` for the key type `Key`.
+    func add<Key: CodingKey>(_ maker: StreamKeyedMaker<StreamKeyedContainer<Key>>, for key: Key.Type) {
+        if makerKeys.count >= StreamShapes.limit {
+            makerKeys.removeAll(from: 0)
+            makers.removeAll(keepingCapacity: true)
         }
-        owners.append(maker)
-        makers.append(Maker(key: key, maker: Unretained.unretainedPointer(maker)))
+        makerKeys.append(ObjectIdentifier(key))
+        makers.append(maker)
     }
 }

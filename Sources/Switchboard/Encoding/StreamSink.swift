@@ -37,7 +37,9 @@ final class StreamSink {
 
     /// Where the escaped text of one key is in the writer's bytes (between its quotes).
     struct KeySpan {
+        /// Where the key's bytes begin in the writer.
         var begin: Int
+        /// Where they end (exclusive).
         var end: Int
     }
 

@@ -138,34 +138,6 @@ extension Router {
         return (route ?? .empty, chain, access)
     }
 
-    /// A channel as the routing table names it, with its name's hash: what a caller that routes
-    /// the same few channels over and over keeps (the wire session, by the name's bytes), so
-    /// that routing one more message neither hashes the name nor compares its bytes (the
-    /// table's own name and this one share their storage, and compare as one word).
-    package struct ChannelKey: Sendable {
-        /// The channel, named with the routing table's own string when the table had the channel.
-        package let channel: Channel
-        let hash: UInt64
-
-        /// The key of `channel` as given (hashed, not looked up: its name compares as bytes).
-        package init(_ channel: Channel) {
-            self.init(channel: channel, hash: RoutingTable.hash(channel.name))
-        }
-
-        init(channel: Channel, hash: UInt64) {
-            self.channel = channel
-            self.hash = hash
-        }
-    }
-
-    /// The ``ChannelKey`` of `channel`, as the routing table has it now (the channel as given
-    /// when the table does not have it; the key is as good, only its name compares slower).
-    package func key(for channel: Channel) -> ChannelKey {
-        let hash = RoutingTable.hash(channel.name)
-        let stored = state.withLock { $0.table.storedName(channel.name, hash: hash) }
-        return ChannelKey(channel: stored.map { Channel(uncheckedName: $0) } ?? channel, hash: hash)
-    }
-
     /// The route of `channel` now (``Route/empty`` when it has none).
     func currentRoute(of channel: Channel) -> Route {
         let hash = RoutingTable.hash(channel.name)

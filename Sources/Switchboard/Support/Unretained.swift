@@ -1,5 +1,5 @@
 /// The package's only use of `Unmanaged`: a class reference handled without the
-/// reference counting Swift would do, in three narrow ways, each with why the
+/// reference counting Swift would do, in two narrow ways, each with why the
 /// object is alive for as long as it is used. Nothing here hands out a reference
 /// that outlives the call it is made for, and no value a user type can keep (a
 /// decoder, a container, a `MiddlewareNext`) holds one.
@@ -18,24 +18,6 @@ struct Unretained<Object: AnyObject> {
     @_transparent
     init(_ object: Object) {
         reference = .passUnretained(object)
-    }
-
-    /// Refers to the object `pointer` stands for (made by ``unretainedPointer(_:)``) without
-    /// retaining it, for one call through ``call(_:)`` straight after: a short list of
-    /// objects kept by type (``StreamShapes``'s keyed-container makers) looked up per call.
-    ///
-    /// Lifetime: the list that hands out `pointer` also holds a strong reference to its
-    /// object for as long as the pointer is listed, and drops both together. The call
-    /// runs no user code and changes no list, so the object is alive while `body` runs.
-    @_transparent
-    init(unretained pointer: UnsafeRawPointer) {
-        reference = Unmanaged<Object>.fromOpaque(pointer)
-    }
-
-    /// `object` as an opaque pointer that does not retain it, for ``init(unretained:)``;
-    /// the caller keeps `object` alive for as long as it keeps the pointer.
-    static func unretainedPointer(_ object: Object) -> UnsafeRawPointer {
-        UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     }
 
     /// Calls `body` with the object, not retained again for the call.

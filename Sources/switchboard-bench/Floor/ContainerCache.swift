@@ -4,6 +4,10 @@
 /// type, so it pays neither the generic metadata and witness-table lookups that making
 /// one takes nor its allocation. (A real decoder could do the same with a container it
 /// re-points, when nothing else holds it.)
+///
+/// Keyed by the key type only, so one cache must serve one kind of container: the replay
+/// decoder and the discard encoder each have their own (FloorWorkload), and `Container`
+/// is then always the same box type for a given key.
 final class ContainerCache {
     // `@exclusivity(unchecked)`: read and appended in short accesses on one thread, no user code inside.
     @exclusivity(unchecked) private var keys: [ObjectIdentifier] = []
