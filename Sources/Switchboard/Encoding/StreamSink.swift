@@ -104,9 +104,7 @@ final class StreamSink {
     /// repeated key: what was written then goes, as the whole stream does).
     @inline(__always)
     func key(_ key: String, level: Int) throws {
-        if finished { return }
-        guard self.level == level &+ 1 else { throw giveUp() }
-        let begin = keyBegin()
+        guard let begin = try memberBegin(level: level) else { return }
         writer.key(key)
         try note(begin, writer.byteCount &- 2)  // before `":`
     }
@@ -114,21 +112,25 @@ final class StreamSink {
     /// Writes `key` and a string `value` into the innermost object as one member (see ``key(_:level:)``).
     @inline(__always)
     func member(_ key: String, _ value: String, level: Int) throws {
-        if finished { return }
-        guard self.level == level &+ 1 else { throw giveUp() }
-        let begin = keyBegin()
-        let end = writer.member(key, value)
-        try note(begin, end)
+        guard let begin = try memberBegin(level: level) else { return }
+        try note(begin, writer.member(key, value))
     }
 
     /// Writes `key` and an integer `value` into the innermost object as one member (see ``key(_:level:)``).
     @inline(__always)
     func member(_ key: String, _ value: Int, level: Int) throws {
-        if finished { return }
+        guard let begin = try memberBegin(level: level) else { return }
+        try note(begin, writer.member(key, value))
+    }
+
+    /// Where the next member's key text will begin (``keyBegin()``), when the container at
+    /// `level` may write one: `nil` once the stream has given up (nothing is written), and
+    /// a throw when that container is not the innermost one.
+    @inline(__always)
+    private func memberBegin(level: Int) throws -> Int? {
+        if finished { return nil }
         guard self.level == level &+ 1 else { throw giveUp() }
-        let begin = keyBegin()
-        let end = writer.member(key, value)
-        try note(begin, end)
+        return keyBegin()
     }
 
     /// Where the text of the next key of the innermost object begins: after its quote, and
