@@ -38,4 +38,23 @@ import Testing
         // Bytes keep the text as it is.
         #expect(try BodyEncoder().encodeJSON(value) == Array("[\(text)]".utf8))
     }
+
+    /// SwitchboardFuzzDecoder: a date object where a `String` is read. The tree says it
+    /// found a date (docs/decoding.md); its `JSONValue`, where the date is already an ISO
+    /// 8601 string, decodes. The fuzz property that the two sources agree now knows this
+    /// one documented difference, and only it.
+    @Test func aDateObjectIsNotAStringThoughItsJSONValueIs() throws {
+        struct Note: Decodable, Equatable { let text: String? }
+        let date = Date(timeIntervalSince1970: 1_714_566_600.25)
+        let tree: [String: Any] = ["text": date, "\u{FFFD}": -1]
+        let error = try #require(throws: BodyDecodingError.self) { try BodyDecoder().decode(Note.self, from: tree) }
+        #expect(error.path == "body.text")
+        #expect(error.message == "Expected to decode String but found a date instead.")
+        let value = try BodyDecoder().decode(JSONValue.self, from: tree)
+        #expect(value["text"] == "2024-05-01T12:30:00.250Z")
+        #expect(try BodyDecoder().decode(Note.self, from: value) == Note(text: "2024-05-01T12:30:00.250Z"))
+        // A URL object likewise.
+        let link: [String: Any] = ["text": URL(string: "https://shop.example/p/1")!]
+        #expect(throws: BodyDecodingError.self) { try BodyDecoder().decode(Note.self, from: link) }
+    }
 }
