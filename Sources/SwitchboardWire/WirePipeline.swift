@@ -119,16 +119,20 @@ public struct WirePipeline: Sendable {
                 let flush = { () throws(WireIOError) in try sink.flush() }
                 try reader.forEachLine(in: &source, beforeWaiting: flush) {
                     (number, line) throws(WireIOError) in
-                    let outcome: WireOutcome?
+                    // A plain `WireOutcome`, not an optional one: in this generic function (the sink's
+                    // type is not known), a `WireOutcome?` was destroyed through its runtime metadata.
+                    let outcome: WireOutcome
                     switch line {
                     case .bytes(let bytes):
-                        outcome = session.process(line: bytes, number: number, source: echoed)
+                        guard let processed = session.process(line: bytes, number: number, source: echoed) else {
+                            return
+                        }
+                        outcome = processed
                     case .oversized(let count):
                         outcome = session.malformed(
                             .oversized(byteCount: count, limit: session.options.maxLineBytes),
                             line: number, source: echoed)
                     }
-                    guard let outcome else { return }
                     try sink.emit(outcome)
                     if let progress, session.summary.total % interval == 0 { progress(session.summary) }
                 }

@@ -340,6 +340,27 @@ import Testing
         #expect(cart.lines.count == 2)
     }
 
+    @Test func offersAreMatchedByIDUnderStringEquality() throws {
+        let cart = Cart()
+        func offer(_ id: String, quantity: Int) -> ProductCartOffer {
+            ProductCartOffer(offerId: id, currency: "EUR", price: "1.50", quantity: quantity)
+        }
+        // ASCII IDs that differ only in length or in one byte are different offers.
+        try cart.update(offer("sku-1", quantity: 1))
+        try cart.update(offer("sku-12", quantity: 1))
+        try cart.update(offer("sku-2", quantity: 1))
+        #expect(cart.offers.map(\.offerId) == ["sku-1", "sku-12", "sku-2"])
+        // Canonically equivalent spellings (and the Kelvin sign against K, of other lengths) are one offer.
+        try cart.update(offer("caf\u{E9}-K", quantity: 1))
+        let updated = try cart.update(offer("cafe\u{301}-\u{212A}", quantity: 4))
+        #expect(cart.offers.count == 4)
+        #expect(updated.offers.last?.quantity == 4)
+        try cart.update(offer("\u{212A}", quantity: 1))
+        try cart.update(offer("K", quantity: 0))
+        #expect(cart.offers.count == 4)
+        #expect(updated.price == "10.50")
+    }
+
     @Test func canonicallyEquivalentWishlistIDsAreOneEntry() {
         let wishlist = Wishlist()
         wishlist.apply(WishlistEntryUpdate(id: WishlistEntryID(productId: "\u{212A}-\u{E9}"), isWishlisted: true))

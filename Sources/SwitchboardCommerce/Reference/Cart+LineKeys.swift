@@ -23,13 +23,20 @@ extension Cart {
 
     /// Whether two lines' attributes are equal (`==`), comparing the values' bytes first.
     ///
-    /// A few attributes are matched key by key with ``sameText(_:_:)`` (which is `==`, and a
-    /// dictionary's keys are distinct under `==`, so at most one key matches): no key is hashed,
-    /// where a dictionary look-up hashes it with SipHash. More are looked up.
+    /// A few attributes are matched key by key (a dictionary's keys are distinct under `==`, so
+    /// at most one key matches): no key is hashed, where a dictionary look-up hashes it with
+    /// SipHash. A key with the same bytes is that one key, so keys are first compared by their
+    /// bytes alone, and only a key none matches that way is compared with ``sameText(_:_:)``
+    /// (`==`, which tells apart two different keys more slowly). More are looked up.
     static func sameAttributes(_ first: [String: String], _ second: [String: String]) -> Bool {
         guard first.count == second.count else { return false }
         if first.count <= smallAttributeCount {
             search: for (key, value) in first {
+                for (otherKey, otherValue) in second where sameBytes(key, otherKey) {
+                    guard sameText(value, otherValue) else { return false }
+                    continue search
+                }
+                // No key with the same bytes: one equal under `==` in another spelling, if any.
                 for (otherKey, otherValue) in second where sameText(key, otherKey) {
                     guard sameText(value, otherValue) else { return false }
                     continue search
@@ -50,7 +57,14 @@ extension Cart {
     /// `first == second`, answered from the bytes when they are equal: text with the same
     /// bytes is equal, and `==` itself compares non-ASCII text by canonical equivalence (slower).
     static func sameText(_ first: String, _ second: String) -> Bool {
-        let sameBytes = first.utf8.withContiguousStorageIfAvailable { firstBytes in
+        if sameBytes(first, second) { return true }
+        return first == second
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (then they are equal; equal strings may
+    /// have different bytes, in different spellings).
+    static func sameBytes(_ first: String, _ second: String) -> Bool {
+        let same = first.utf8.withContiguousStorageIfAvailable { firstBytes in
             second.utf8.withContiguousStorageIfAvailable { secondBytes in
                 guard firstBytes.count == secondBytes.count else { return false }
                 guard let firstBase = firstBytes.baseAddress, let secondBase = secondBytes.baseAddress else {
@@ -59,8 +73,8 @@ extension Cart {
                 return memcmp(firstBase, secondBase, firstBytes.count) == 0
             }
         }
-        if sameBytes == true { return true }
-        return first == second
+        if let same, let same { return same }
+        return first.utf8.elementsEqual(second.utf8)
     }
 
     /// `gid://shopify/CartLine/<number>`, written straight into the string's storage.
