@@ -121,16 +121,24 @@ struct InsertionOrderedStore<Element> {
         byHash.removeAll(reservingFor: count)
         byNumber.removeAll(reservingFor: numbered ? count : 0)
         var next = 0
-        for index in slots.indices where slots[index].isLive {
-            if index != next {
-                elements.swapAt(index, next)
-                slots[next] = slots[index]
+        elements.withUnsafeMutableBufferPointer { elements in
+            guard let base = elements.baseAddress else { return }
+            for index in slots.indices where slots[index].isLive {
+                if index != next {
+                    // Swapped by moving (`swapAt` copied each element three times, retaining its values):
+                    // the removed element in `next` goes where the live one was.
+                    let removed = (base + next).move()
+                    (base + next).moveInitialize(from: base + index, count: 1)
+                    (base + index).initialize(to: removed)
+                    slots[next] = slots[index]
+                }
+                byHash.insert(slots[next].hash, slot: next)
+                if numbered { byNumber.insert(slots[next].number, slot: next) }
+                next += 1
             }
-            byHash.insert(slots[next].hash, slot: next)
-            if numbered { byNumber.insert(slots[next].number, slot: next) }
-            next += 1
         }
-        elements.removeLast(elements.count - next)
-        slots.removeLast(slots.count - next)
+        // One at a time: `removeLast(_:)` goes through `replaceSubrange`, which copied the buffer.
+        while elements.count > next { elements.removeLast() }
+        while slots.count > next { slots.removeLast() }
     }
 }
