@@ -338,17 +338,20 @@ package final class JSONTape: @unchecked Sendable {
             }
             return .array(elements)
         case .object:
-            // `init(minimumCapacity:)` is specialised here; `reserveCapacity` on an empty
-            // dictionary asks the runtime for the storage's generic metadata each time.
-            var members = [String: JSONValue](minimumCapacity: Int(entries[index].count))
-            var key = index + 1
-            let end = Int(entries[index].length)
-            while key < end {
-                members[string(key)] = jsonValue(key + 1)
-                key = next(key + 1)
-            }
-            return .object(members)
+            return .object(dictionary(index, of: JSONValue.self))
         }
+    }
+
+    /// The object at `index` as a dictionary, each member's value read as `Value`.
+    ///
+    /// Made with `Dictionary(_:uniquingKeysWith:)` from ``TapeMembers``, whose
+    /// `underestimatedCount` is the member count: the storage is allocated once, by code
+    /// specialised for the dictionary's type. (`Dictionary(minimumCapacity:)` and
+    /// `reserveCapacity` are not inlinable: every call looks the storage's generic metadata
+    /// up at run time, ~0.4k instructions.) Keys on a tape are unique, so `uniquingKeysWith`
+    /// is never called.
+    func dictionary<Value: TapeReadable>(_ index: Int, of type: Value.Type) -> [String: Value] {
+        Dictionary(TapeMembers<Value>(tape: self, object: index), uniquingKeysWith: { _, last in last })
     }
 
     /// The integer at `index` when the number entry is an integer of at most 18
@@ -444,5 +447,48 @@ package final class JSONTape: @unchecked Sendable {
             }
             return written
         }
+    }
+}
+
+/// A value read straight off a tape entry (the values ``JSONTape/dictionary(_:of:)`` makes).
+protocol TapeReadable {
+    /// The value at entry `index` of `tape` (whose kind the caller has checked, where it matters).
+    static func read(_ tape: JSONTape, at index: Int) -> Self
+}
+
+extension String: TapeReadable {
+    /// The string at `index` (a string entry), unescaped.
+    @inline(__always)
+    static func read(_ tape: JSONTape, at index: Int) -> String { tape.string(index) }
+}
+
+extension JSONValue: TapeReadable {
+    @inline(__always)
+    static func read(_ tape: JSONTape, at index: Int) -> JSONValue { tape.jsonValue(index) }
+}
+
+/// The members of an object on a tape as `(key, value)` pairs, in order; its
+/// `underestimatedCount` is the member count (see ``JSONTape/dictionary(_:of:)``).
+struct TapeMembers<Value: TapeReadable>: Sequence, IteratorProtocol {
+    let tape: JSONTape
+    /// The entry of the next key.
+    private var key: Int
+    private let end: Int
+    let underestimatedCount: Int
+
+    init(tape: JSONTape, object: Int) {
+        self.tape = tape
+        key = object + 1
+        let entry = tape.entries[object]
+        end = Int(entry.length)
+        underestimatedCount = Int(entry.count)
+    }
+
+    @inline(__always)
+    mutating func next() -> (String, Value)? {
+        guard key < end else { return nil }
+        let member = (tape.string(key), Value.read(tape, at: key + 1))
+        key = tape.next(key + 1)
+        return member
     }
 }
