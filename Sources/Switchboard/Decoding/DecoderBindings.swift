@@ -18,13 +18,13 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
     func keyedContainer<Key: CodingKey>(
         _ value: Any, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key> {
-        Self.containerTypes.container(
+        KeyedContainerTypes.container(
             FoundationKeyedFields(decoder: self, object: try objectContainer(value, node), node: node),
-            keyedBy: Key.self)
+            keyedBy: Key.self, tables: Self.containerTypes)
     }
 
-    /// This source's keyed container types, by key type.
-    static let containerTypes = KeyedContainerTypes<FoundationKeyedFields>()
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<KeyedContainerTypes<FoundationKeyedFields>>()
 
     @inline(never)
     func decodeSpecialValue<T: Decodable>(
@@ -43,13 +43,13 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
     func keyedContainer<Key: CodingKey>(
         _ value: JSONValue, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key> {
-        Self.containerTypes.container(
-            JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node), keyedBy: Key.self
-        )
+        KeyedContainerTypes.container(
+            JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node),
+            keyedBy: Key.self, tables: Self.containerTypes)
     }
 
-    /// This source's keyed container types, by key type.
-    static let containerTypes = KeyedContainerTypes<JSONValueKeyedFields>()
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<KeyedContainerTypes<JSONValueKeyedFields>>()
 
     @inline(never)
     func decodeSpecialValue<T: Decodable>(
@@ -68,12 +68,13 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
     func keyedContainer<Key: CodingKey>(
         _ value: TapeValue, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key> {
-        Self.containerTypes.container(
-            TapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node), keyedBy: Key.self)
+        KeyedContainerTypes.container(
+            TapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node), keyedBy: Key.self,
+            tables: Self.containerTypes)
     }
 
-    /// This source's keyed container types, by key type.
-    static let containerTypes = KeyedContainerTypes<TapeKeyedFields>()
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<KeyedContainerTypes<TapeKeyedFields>>()
 
     @inline(never)
     func decodeSpecialValue<T: Decodable>(

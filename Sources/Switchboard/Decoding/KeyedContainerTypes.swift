@@ -19,8 +19,8 @@ extension KeyedContainerMaking {
 
 extension SourceKeyedContainer: KeyedContainerMaking {}
 
-/// The keyed container type of each key type a source has made containers for, so that
-/// making one (every `container(keyedBy:)`) does not ask the runtime again.
+/// The keyed container type of each key type a source has made containers for on a
+/// thread, so that making one (every `container(keyedBy:)`) does not ask the runtime again.
 ///
 /// `SourceKeyedContainer<Fields, Key>` is generic over the user's `Key`, which is only
 /// known at run time: naming the type in `container(keyedBy:)` looked its metadata and
@@ -28,21 +28,28 @@ extension SourceKeyedContainer: KeyedContainerMaking {}
 /// thirds of what making a container cost beyond the standard library's own box). Here
 /// the type is looked up once per key type and kept, as an existential metatype (its
 /// metadata and witness table), in a ``KeyedContainerType`` found by the key type's
-/// identity. (One table per source for the process, under a lock: a table per thread,
-/// taken and given back by each decoder, cost more in thread-specific-slot calls.)
-final class KeyedContainerTypes<Fields: KeyedMemberReader>: Sendable {
-    private let table = Locked(Table())
+/// identity. One table per source and thread, lent by the thread's slot for each lookup:
+/// no lock (one for the process cost ~0.15k a container), no slot taken and given back.
+final class KeyedContainerTypes<Fields: KeyedMemberReader> {
+    /// Unchecked: only ``container(_:keyedBy:tables:)`` touches it, on the table's own thread,
+    /// for a look-up or an insertion that runs no other code.
+    @exclusivity(unchecked) private var table = Table()
 
-    /// A container of key type `Key` over `fields`.
-    func container<Key: CodingKey>(_ fields: Fields, keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+    /// A container of key type `Key` over `fields`, with the calling thread's table in `slot`.
+    static func container<Key: CodingKey>(
+        _ fields: Fields, keyedBy type: Key.Type, tables slot: ThreadSpare<KeyedContainerTypes>
+    ) -> KeyedDecodingContainer<Key> {
         let id = ObjectIdentifier(Key.self)
-        if let found = table.withLock({ $0.type(for: id) }) {
+        // `AnyObject?` out of the closure: a `KeyedContainerType<Key, Fields>?` would be looked up at run time.
+        if let found = slot.withSpare({ $0?.table.type(for: id) }) {
             // The table holds, under `Key`'s identity, the `KeyedContainerType<Key, Fields>` made
             // below for this `Key` and no other (checked in debug builds).
             return unsafeDowncast(found, to: KeyedContainerType<Key, Fields>.self).container(fields)
         }
+        // Once per key type and thread: look the type up, and keep it in the thread's table.
         let made = KeyedContainerType<Key, Fields>()
-        table.withLock { $0.insert(made, for: id) }
+        if slot.withSpare({ $0 == nil }) { slot.keep(KeyedContainerTypes()) }
+        slot.withSpare { $0?.table.insert(made, for: id) }
         return made.container(fields)
     }
 
@@ -92,9 +99,7 @@ final class KeyedContainerTypes<Fields: KeyedMemberReader>: Sendable {
 }
 
 /// The keyed container type of one key type over one source's fields, looked up once.
-final class KeyedContainerType<Key: CodingKey, Fields: KeyedMemberReader>: @unchecked Sendable {
-    // `@unchecked`: its one field is a metatype, set once.
-
+final class KeyedContainerType<Key: CodingKey, Fields: KeyedMemberReader> {
     /// `SourceKeyedContainer<Fields, Key>.self`: its metadata and witness table.
     private let type: any KeyedContainerMaking<Key, Fields>.Type = SourceKeyedContainer<Fields, Key>.self
 

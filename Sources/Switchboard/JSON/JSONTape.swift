@@ -241,6 +241,9 @@ package final class JSONTape: @unchecked Sendable {
     /// Keys are compared as bytes; when the object has a key with escapes or
     /// non-ASCII bytes, as Swift strings (canonical equivalence), as ``JSONValue`` does.
     /// `hint`: as in ``member(_:in:hint:)-(UnsafeBufferPointer<UInt8>,_,_)``.
+    ///
+    /// Inlined, with the hint's check (a decoder's usual case): the scan is a call of its own.
+    @inline(__always)
     package func member(_ key: String, in object: Int, hint: Int? = nil) -> Int? {
         // A literal's or a native string's bytes in place; a small string's copied to the stack.
         if let found = key.utf8.withContiguousStorageIfAvailable({ member($0, in: object, hint: hint) }) {
@@ -254,13 +257,21 @@ package final class JSONTape: @unchecked Sendable {
     /// `object`. `hint`, when given, is the key index to try first (the one
     /// after the previous lookup: decoders ask in declaration order, which is
     /// usually the document's).
+    @inline(__always)
     package func member(_ key: UnsafeBufferPointer<UInt8>, in object: Int, hint: Int?) -> Int? {
-        let entry = entries[object]
-        let end = Int(entry.length)
-        if let hint, hint > object, hint < end, entries[hint].kind == Kind.string.rawValue, stringEquals(hint, key) {
+        if let hint, hint > object, hint < Int(entries[object].length), entries[hint].kind == Kind.string.rawValue,
+            stringEquals(hint, key)
+        {
             // A hint is only ever a key index handed out by `memberKeys`/`member`.
             return hint + 1
         }
+        return scanMember(key, in: object)
+    }
+
+    /// ``member(_:in:hint:)-(UnsafeBufferPointer<UInt8>,_,_)`` without a hint: every key in turn.
+    @inline(never)
+    func scanMember(_ key: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
+        let end = Int(entries[object].length)
         var index = object + 1
         var slow = false
         while index < end {
