@@ -34,7 +34,7 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
         if let found = sink.shapes.maker(for: Key.self) {
             return found.make(sink: sink, level: level)
         }
-        let maker = StreamKeyedMaker<StreamKeyedContainer<Key>>()
+        let maker = StreamKeyedMakerOf<Key>()
         sink.shapes.add(maker, for: Key.self)
         return maker.make(sink: sink, level: level)
     }
