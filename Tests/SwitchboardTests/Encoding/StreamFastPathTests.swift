@@ -234,6 +234,31 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == once + once + once)
     }
 
+    @Test func objectsOfOneKeyTypeAtChangingDepthsAndInLongArraysMatchTheTree() throws {
+        // One key type at levels 0, 2, 4, … and back, elements of arrays of every length, and
+        // siblings whose own members are objects of another key type: containers the sink hands
+        // out again, and ones it must make anew when the depth changes.
+        struct Node: Encodable {
+            var name: String
+            var children: [Node]
+            var leaf: Members?
+        }
+        func tree(_ depth: Int, _ width: Int) -> Node {
+            let leaf = depth % 2 == 0 ? Members(pairs: [("d", "\(depth)")]) : nil
+            guard depth > 0 else { return Node(name: "leaf", children: [], leaf: leaf) }
+            return Node(name: "n\(depth)", children: (0..<width).map { tree(depth - 1 - $0 % 2, width) }, leaf: leaf)
+        }
+        var writer = JSONWriter()
+        var expected = ""
+        for (depth, width) in [(0, 0), (1, 3), (4, 2), (3, 4), (6, 1)] {
+            let value = [tree(depth, width), Node(name: "after", children: [], leaf: nil)]
+            try BodyEncoder().encodeJSON(value, into: &writer)
+            writer.writeNewline()
+            expected += try treeBytes(value) + "\n"
+        }
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
+
     @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()
