@@ -37,13 +37,13 @@ final class StreamShapes {
 
     /// The key types that have a maker of their containers, in the order of ``makers``.
     private let makerKeys = StreamStack<ObjectIdentifier>(capacity: StreamShapes.limit)
-    /// The maker of each key type in ``makerKeys``: a `StreamKeyedMaker<StreamKeyedContainer<Key>, KeyedEncodingContainer<Key>>` (``StreamKeyedMakerOf``)
-    /// for that `Key` (``add(_:for:)`` and ``maker(for:)`` pair the two by type).
+    /// The maker of each key type in ``makerKeys``: the ``StreamKeyedMakerOf`` that `Key` (``add(_:for:)``
+    /// and ``maker(for:)`` pair the two by type).
     @exclusivity(unchecked) private var makers: [StreamKeyedMakerBase] = []
 
     /// The maker listed for the key type `Key` (see ``StreamEncoder/container(keyedBy:)``).
     @inline(__always)
-    func maker<Key: CodingKey>(for key: Key.Type) -> StreamKeyedMaker<StreamKeyedContainer<Key>, KeyedEncodingContainer<Key>>? {
+    func maker<Key: CodingKey>(for key: Key.Type) -> StreamKeyedMakerOf<Key>? {
         let identifier = ObjectIdentifier(key)
         guard let index = makerKeys.withElements({ $0.firstIndex(of: identifier) }) else { return nil }
         // Listed for `Key` by `add(_:for:)`, whose signature makes it this type.

@@ -262,6 +262,28 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         }
     }
 
+    @Test func anEncoderKeptPastItsEncodeMakesContainersThatHoldNothingOnceItIsDropped() throws {
+        final class EncoderKeeper: Encodable, @unchecked Sendable {
+            var kept: (any Encoder)?
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode(1, forKey: AnyKey("a"))
+                kept = encoder
+            }
+        }
+        let keeper = EncoderKeeper()
+        let bytes = try BodyEncoder().encodeJSON([keeper, keeper])
+        #expect(String(decoding: bytes, as: UTF8.self) == #"[{"a":1},{"a":1}]"#)
+        weak let sink = (keeper.kept as? StreamEncoder)?.sink
+        #expect(sink != nil)
+        for _ in 0..<2 {
+            var late = try #require(keeper.kept).container(keyedBy: AnyKey.self)
+            try? late.encode(2, forKey: AnyKey("late"))
+        }
+        keeper.kept = nil
+        #expect(sink == nil, "the sink went with the last encoder that held it")
+    }
+
     @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()
