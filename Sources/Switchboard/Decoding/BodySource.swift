@@ -55,6 +55,8 @@ protocol BodySource {
     func count(of object: Object) -> Int
     /// Calls `body` with every member of `object`.
     func forEachMember(of object: Object, _ body: (String, Value) throws -> Void) rethrows
+    /// `object` as `[String: String]` when every member is a string; `nil` otherwise.
+    func stringMembers(of object: Object) -> [String: String]?
     /// The number of elements of `array`.
     func count(of array: Array) -> Int
     /// The element of `array` at `index` (`0 ..< count`).
@@ -65,6 +67,22 @@ protocol BodySource {
     /// at most `levels` arrays and objects deep; `nil` to convert member by member
     /// (which finds the exact path of a value nested too deep).
     func existingJSONValue(_ value: Value, levels: Int) -> JSONValue?
+}
+
+extension BodySource {
+    /// The default: one pass over the members.
+    func stringMembers(of object: Object) -> [String: String]? {
+        var result = [String: String](minimumCapacity: count(of: object))
+        var allStrings = true
+        forEachMember(of: object) { key, member in
+            guard allStrings, let string = string(member) else {
+                allStrings = false
+                return
+            }
+            result[key] = string
+        }
+        return allStrings ? result : nil
+    }
 }
 
 /// What a source value is.

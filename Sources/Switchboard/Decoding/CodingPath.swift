@@ -23,6 +23,13 @@ indirect enum DecodingPath {
         }
     }
 
+    /// The depth of this node with `component` appended, without making that node.
+    @inline(__always)
+    func depth(appending component: DecodingStep) -> Int {
+        if case .none = component { return depth }
+        return depth + 1
+    }
+
     /// This node with `component` appended (itself for `.none`).
     @inline(__always)
     func appending(_ component: DecodingStep) -> DecodingPath {

@@ -18,10 +18,13 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
     func keyedContainer<Key: CodingKey>(
         _ value: Any, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(
-            SourceKeyedContainer<FoundationKeyedFields, Key>(
-                fields: FoundationKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
+        KeyedContainerTypes.container(
+            FoundationKeyedFields(decoder: self, object: try objectContainer(value, node), node: node),
+            keyedBy: Key.self, tables: Self.containerTypes)
     }
+
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<KeyedContainerTypes<FoundationKeyedFields>>()
 
     @inline(never)
     func decodeSpecialValue<T: Decodable>(
@@ -40,10 +43,13 @@ final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
     func keyedContainer<Key: CodingKey>(
         _ value: JSONValue, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(
-            SourceKeyedContainer<JSONValueKeyedFields, Key>(
-                fields: JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
+        KeyedContainerTypes.container(
+            JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node),
+            keyedBy: Key.self, tables: Self.containerTypes)
     }
+
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<KeyedContainerTypes<JSONValueKeyedFields>>()
 
     @inline(never)
     func decodeSpecialValue<T: Decodable>(
@@ -62,10 +68,13 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
     func keyedContainer<Key: CodingKey>(
         _ value: TapeValue, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(
-            SourceKeyedContainer<TapeKeyedFields, Key>(
-                fields: TapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node)))
+        KeyedContainerTypes.container(
+            TapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node), keyedBy: Key.self,
+            tables: Self.containerTypes)
     }
+
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<KeyedContainerTypes<TapeKeyedFields>>()
 
     @inline(never)
     func decodeSpecialValue<T: Decodable>(

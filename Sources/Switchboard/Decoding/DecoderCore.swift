@@ -258,16 +258,7 @@ class DecoderCore<Source: BodySource> {
         guard let object = source.object(value) else { return nil }
         // The path is only built when it is too deep (an error names it).
         if node.depth + 1 >= options.maxDepth { try checkDepth(node.appending(component)) }
-        var result = [String: String](minimumCapacity: source.count(of: object))
-        var allStrings = true
-        source.forEachMember(of: object) { key, member in
-            guard allStrings, let string = source.string(member) else {
-                allStrings = false
-                return
-            }
-            result[key] = string
-        }
-        return allStrings ? result : nil
+        return source.stringMembers(of: object)
     }
 
     // MARK: JSONValue
@@ -283,7 +274,7 @@ class DecoderCore<Source: BodySource> {
     /// converts on a small thread stack. Errors name the same paths either way.
     final func jsonValue(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> JSONValue {
         if node.depth >= Self.recursionLevels { return try jsonValueIteratively(value, node, component) }
-        if let existing = existingJSONValue(value, node.appending(component)) { return existing }
+        if let existing = existingJSONValue(value, depth: node.depth(appending: component)) { return existing }
         let kind = source.classify(value)
         switch kind {
         case .array(let array):
@@ -330,7 +321,7 @@ class DecoderCore<Source: BodySource> {
     private final func jsonStart(
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep, key: String?
     ) throws -> JSONStart<Source> {
-        if let existing = existingJSONValue(value, node.appending(component)) { return .done(existing) }
+        if let existing = existingJSONValue(value, depth: node.depth(appending: component)) { return .done(existing) }
         return try jsonStart(source.classify(value), node, component, key: key)
     }
 
@@ -372,11 +363,11 @@ class DecoderCore<Source: BodySource> {
         }
     }
 
-    /// `value`, found at `node`, as a ``JSONValue`` in one step when the source can
-    /// make it so and it stays within the depth limit (the limit counts from `node`).
+    /// `value`, found at `depth`, as a ``JSONValue`` in one step when the source can
+    /// make it so and it stays within the depth limit (the limit counts from `depth`).
     @inline(__always)
-    final func existingJSONValue(_ value: Source.Value, _ node: DecodingPath) -> JSONValue? {
-        source.existingJSONValue(value, levels: options.maxDepth - node.depth)
+    final func existingJSONValue(_ value: Source.Value, depth: Int) -> JSONValue? {
+        source.existingJSONValue(value, levels: options.maxDepth - depth)
     }
 
     /// `value` as a `[String: JSONValue]`.
@@ -385,19 +376,23 @@ class DecoderCore<Source: BodySource> {
         _ node: DecodingPath,
         _ component: DecodingStep
     ) throws -> [String: JSONValue] {
-        let child = node.appending(component)
-        if let existing = existingJSONValue(value, child), case .object(let object) = existing {
+        if let existing = existingJSONValue(value, depth: node.depth(appending: component)),
+            case .object(let object) = existing
+        {
             return object
         }
+        let child = node.appending(component)
         return try jsonMembers(objectContainer(value, child), child)
     }
 
     /// `value` as a `[JSONValue]`.
     final func jsonArray(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> [JSONValue] {
-        let child = node.appending(component)
-        if let existing = existingJSONValue(value, child), case .array(let array) = existing {
+        if let existing = existingJSONValue(value, depth: node.depth(appending: component)),
+            case .array(let array) = existing
+        {
             return array
         }
+        let child = node.appending(component)
         return try jsonElements(arrayContainer(value, child), child)
     }
 

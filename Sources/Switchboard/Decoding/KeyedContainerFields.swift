@@ -28,27 +28,31 @@ class KeyedContainerFields<Owner: SourceDecoder> {
 
     final var memberNames: [String] { source.keys(of: object) }
 
-    /// The member named `key`, if present (one lookup).
+    /// The member named `name`, if present (one lookup).
     @inline(__always)
-    final func lookup(_ key: any CodingKey) -> Source.Value? {
-        let name = key.stringValue
-        return source.value(in: object, forKey: name, hint: &hint)
+    final func lookup(_ name: String) -> Source.Value? {
+        source.value(in: object, forKey: name, hint: &hint)
     }
 
-    final func hasMember(_ key: any CodingKey) -> Bool {
-        lookup(key) != nil
+    final func hasMember(_ name: String) -> Bool {
+        lookup(name) != nil
     }
 
-    /// The member `key`: `nil` when `ifPresent` and it is missing or null; otherwise
+    // The reads below take the member's name, and its key only as a closure that
+    // makes it, called for an error or a path: a container's `Key` made into an
+    // `any CodingKey` for every read cost four value-witness calls (a box to allocate,
+    // copy, project and destroy), in code that is generic over `Key`.
+
+    /// The member `name`: `nil` when `ifPresent` and it is missing or null; otherwise
     /// the value, or `keyNotFound` when it is missing.
     @inline(__always)
-    final func member(_ key: any CodingKey, ifPresent: Bool) throws -> Source.Value? {
-        if let value = lookup(key) {
+    final func member(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Source.Value? {
+        if let value = lookup(name) {
             if ifPresent && source.isNull(value) { return nil }
             return value
         }
         if ifPresent { return nil }
-        throw keyNotFound(key)
+        throw keyNotFound(key())
     }
 
     /// `keyNotFound` for `key`.
@@ -62,52 +66,54 @@ class KeyedContainerFields<Owner: SourceDecoder> {
         )
     }
 
-    final func memberIsNull(_ key: any CodingKey) throws -> Bool {
-        guard let value = try member(key, ifPresent: false) else { return true }
+    final func memberIsNull(_ name: String, _ key: () -> any CodingKey) throws -> Bool {
+        guard let value = try member(name, ifPresent: false, key) else { return true }
         return source.isNull(value)
     }
 
-    final func bool(_ key: any CodingKey, ifPresent: Bool) throws -> Bool? {
-        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+    final func bool(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Bool? {
+        guard let value = try member(name, ifPresent: ifPresent, key) else { return nil }
         if let result = source.bool(value) { return result }
-        return try decoder.core.decodeBool(value, node, .key(key))
+        return try decoder.core.decodeBool(value, node, .key(key()))
     }
 
-    final func string(_ key: any CodingKey, ifPresent: Bool) throws -> String? {
-        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+    final func string(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> String? {
+        guard let value = try member(name, ifPresent: ifPresent, key) else { return nil }
         if let result = source.string(value) { return result }
-        return try decoder.core.decodeString(value, node, .key(key))
+        return try decoder.core.decodeString(value, node, .key(key()))
     }
 
-    final func double(_ key: any CodingKey, ifPresent: Bool) throws -> Double? {
-        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+    final func double(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Double? {
+        guard let value = try member(name, ifPresent: ifPresent, key) else { return nil }
         if case .double(let result)? = source.number(value), result.isFinite { return result }
-        return try decoder.core.decodeDouble(value, node, .key(key))
+        return try decoder.core.decodeDouble(value, node, .key(key()))
     }
 
-    final func float(_ key: any CodingKey, ifPresent: Bool) throws -> Float? {
-        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
-        return try decoder.core.decodeFloat(value, node, .key(key))
+    final func float(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Float? {
+        guard let value = try member(name, ifPresent: ifPresent, key) else { return nil }
+        return try decoder.core.decodeFloat(value, node, .key(key()))
     }
 
     /// `Int`, the common width, without the generic: a `T?` of an unknown `T` costs a
     /// run-time metadata lookup per call.
-    final func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int? {
-        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+    final func int(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Int? {
+        guard let value = try member(name, ifPresent: ifPresent, key) else { return nil }
         if case .int(let int)? = source.number(value), let result = Int(exactly: int) { return result }
-        return try decoder.core.decodeInteger(Int.self, value, node, .key(key))
+        return try decoder.core.decodeInteger(Int.self, value, node, .key(key()))
     }
 
-    final func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T? {
-        guard let value = try member(key, ifPresent: ifPresent) else { return nil }
+    final func integer<T: FixedWidthInteger>(
+        _ type: T.Type, _ name: String, ifPresent: Bool, _ key: () -> any CodingKey
+    ) throws -> T? {
+        guard let value = try member(name, ifPresent: ifPresent, key) else { return nil }
         if case .int(let int)? = source.number(value), let result = T(exactly: int) { return result }
-        return try decoder.core.decodeInteger(T.self, value, node, .key(key))
+        return try decoder.core.decodeInteger(T.self, value, node, .key(key()))
     }
 
-    /// The member `key`, or `keyNotFound`. Not generic, so it runs specialised for the
+    /// The member `name`, or `keyNotFound`. Not generic, so it runs specialised for the
     /// source: its `Value?` would cost a run-time metadata lookup in generic code.
-    final func requiredMember(_ key: any CodingKey) throws -> Source.Value {
-        guard let value = lookup(key) else { throw keyNotFound(key) }
+    final func requiredMember(_ name: String, _ key: () -> any CodingKey) throws -> Source.Value {
+        guard let value = lookup(name) else { throw keyNotFound(key()) }
         return value
     }
 
@@ -116,16 +122,16 @@ class KeyedContainerFields<Owner: SourceDecoder> {
         try decoder.decodeValue(T.self, value, node, .key(key))
     }
 
-    /// The member `key`; `nil` when it is missing or null. Not generic, as ``requiredMember(_:)``.
-    final func presentMember(_ key: any CodingKey) -> Source.Value? {
-        guard let value = lookup(key), !source.isNull(value) else { return nil }
+    /// The member `name`; `nil` when it is missing or null. Not generic, as ``requiredMember(_:_:)``.
+    final func presentMember(_ name: String) -> Source.Value? {
+        guard let value = lookup(name), !source.isNull(value) else { return nil }
         return value
     }
 
     final func nestedKeyed<NestedKey: CodingKey>(
         _ type: NestedKey.Type, _ key: any CodingKey
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        guard let value = try member(key, ifPresent: false) else {
+        guard let value = try member(key.stringValue, ifPresent: false, { key }) else {
             throw DecodingError.valueNotFound(type, .init(codingPath: node.codingPath, debugDescription: ""))
         }
         let child = node.appending(.key(key))
@@ -133,7 +139,7 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     }
 
     final func nestedUnkeyed(_ key: any CodingKey) throws -> any UnkeyedDecodingContainer {
-        guard let value = try member(key, ifPresent: false) else {
+        guard let value = try member(key.stringValue, ifPresent: false, { key }) else {
             throw DecodingError.valueNotFound([Any].self, .init(codingPath: node.codingPath, debugDescription: ""))
         }
         let child = node.appending(.key(key))
@@ -143,7 +149,7 @@ class KeyedContainerFields<Owner: SourceDecoder> {
 
     final func memberDecoder(_ key: any CodingKey) -> any Decoder {
         let child = node.appending(.key(key))
-        if let value = lookup(key) { return decoder.superDecoder(value, child, source: source) }
+        if let value = lookup(key.stringValue) { return decoder.superDecoder(value, child, source: source) }
         let null = Source.null
         return decoder.superDecoder(null.value, child, source: null.source)
     }

@@ -8,22 +8,26 @@ protocol KeyedMemberReader: AnyObject {
     var objectCodingPath: [any CodingKey] { get }
     /// The member names of the object.
     var memberNames: [String] { get }
-    /// Whether the object has a member named `key`.
-    func hasMember(_ key: any CodingKey) -> Bool
-    /// Whether the member `key` is null (`keyNotFound` when missing).
-    func memberIsNull(_ key: any CodingKey) throws -> Bool
-    /// The member `key` as each type; `nil` only when `ifPresent` and it is missing or null.
-    func bool(_ key: any CodingKey, ifPresent: Bool) throws -> Bool?
-    func string(_ key: any CodingKey, ifPresent: Bool) throws -> String?
-    func double(_ key: any CodingKey, ifPresent: Bool) throws -> Double?
-    func float(_ key: any CodingKey, ifPresent: Bool) throws -> Float?
-    func int(_ key: any CodingKey, ifPresent: Bool) throws -> Int?
-    func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: any CodingKey, ifPresent: Bool) throws -> T?
+    /// Whether the object has a member named `name`.
+    func hasMember(_ name: String) -> Bool
+    // The reads take the member's name; `key` makes the container's key, only for an
+    // error or a path (see ``KeyedContainerFields``).
+    /// Whether the member `name` is null (`keyNotFound` when missing).
+    func memberIsNull(_ name: String, _ key: () -> any CodingKey) throws -> Bool
+    /// The member `name` as each type; `nil` only when `ifPresent` and it is missing or null.
+    func bool(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Bool?
+    func string(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> String?
+    func double(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Double?
+    func float(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Float?
+    func int(_ name: String, ifPresent: Bool, _ key: () -> any CodingKey) throws -> Int?
+    func integer<T: FixedWidthInteger>(
+        _ type: T.Type, _ name: String, ifPresent: Bool, _ key: () -> any CodingKey
+    ) throws -> T?
     associatedtype Value
-    /// The member `key`, or `keyNotFound`.
-    func requiredMember(_ key: any CodingKey) throws -> Value
-    /// The member `key`; `nil` when it is missing or null.
-    func presentMember(_ key: any CodingKey) -> Value?
+    /// The member `name`, or `keyNotFound`.
+    func requiredMember(_ name: String, _ key: () -> any CodingKey) throws -> Value
+    /// The member `name`; `nil` when it is missing or null.
+    func presentMember(_ name: String) -> Value?
     /// The member `value` (found at `key`) as `T`.
     func decodeMember<T: Decodable>(_ type: T.Type, _ value: Value, _ key: any CodingKey) throws -> T
     /// Nested containers and decoders of the member `key`.
@@ -55,9 +59,9 @@ struct SourceKeyedContainer<Fields: KeyedMemberReader, Key: CodingKey>: KeyedDec
     /// order on every run (a dictionary's own order changes from run to run).
     var allKeys: [Key] { fields.memberNames.sorted().compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { fields.hasMember(key) }
+    func contains(_ key: Key) -> Bool { fields.hasMember(key.stringValue) }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try fields.memberIsNull(key) }
+    func decodeNil(forKey key: Key) throws -> Bool { try fields.memberIsNull(key.stringValue) { key } }
 
     /// `keyNotFound` for `key` (never thrown: a decode with `ifPresent: false` throws it itself).
     private func missing(_ key: Key) -> DecodingError {
@@ -69,27 +73,27 @@ struct SourceKeyedContainer<Fields: KeyedMemberReader, Key: CodingKey>: KeyedDec
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        if let result = try fields.bool(key, ifPresent: false) { return result }
+        if let result = try fields.bool(key.stringValue, ifPresent: false, { key }) { return result }
         throw missing(key)
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        if let result = try fields.string(key, ifPresent: false) { return result }
+        if let result = try fields.string(key.stringValue, ifPresent: false, { key }) { return result }
         throw missing(key)
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        if let result = try fields.double(key, ifPresent: false) { return result }
+        if let result = try fields.double(key.stringValue, ifPresent: false, { key }) { return result }
         throw missing(key)
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        if let result = try fields.float(key, ifPresent: false) { return result }
+        if let result = try fields.float(key.stringValue, ifPresent: false, { key }) { return result }
         throw missing(key)
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        if let result = try fields.int(key, ifPresent: false) { return result }
+        if let result = try fields.int(key.stringValue, ifPresent: false, { key }) { return result }
         throw missing(key)
     }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeInteger(key) }
@@ -103,58 +107,62 @@ struct SourceKeyedContainer<Fields: KeyedMemberReader, Key: CodingKey>: KeyedDec
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeInteger(key) }
 
     private func decodeInteger<T: FixedWidthInteger>(_ key: Key) throws -> T {
-        if let result = try fields.integer(T.self, key, ifPresent: false) { return result }
+        if let result = try fields.integer(T.self, key.stringValue, ifPresent: false, { key }) { return result }
         throw missing(key)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // Two calls, so that the lookup runs specialised for the source and the generic
         // part has no `T?` or `Value?` (a run-time metadata lookup each).
-        try fields.decodeMember(T.self, try fields.requiredMember(key), key)
+        try fields.decodeMember(T.self, try fields.requiredMember(key.stringValue) { key }, key)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try fields.bool(key, ifPresent: true) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try fields.bool(key.stringValue, ifPresent: true) { key }
+    }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try fields.string(key, ifPresent: true)
+        try fields.string(key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try fields.double(key, ifPresent: true)
+        try fields.double(key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try fields.float(key, ifPresent: true)
+        try fields.float(key.stringValue, ifPresent: true) { key }
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try fields.int(key, ifPresent: true) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try fields.int(key.stringValue, ifPresent: true) { key }
+    }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try fields.integer(Int8.self, key, ifPresent: true)
+        try fields.integer(Int8.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try fields.integer(Int16.self, key, ifPresent: true)
+        try fields.integer(Int16.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try fields.integer(Int32.self, key, ifPresent: true)
+        try fields.integer(Int32.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try fields.integer(Int64.self, key, ifPresent: true)
+        try fields.integer(Int64.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try fields.integer(UInt.self, key, ifPresent: true)
+        try fields.integer(UInt.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try fields.integer(UInt8.self, key, ifPresent: true)
+        try fields.integer(UInt8.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try fields.integer(UInt16.self, key, ifPresent: true)
+        try fields.integer(UInt16.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try fields.integer(UInt32.self, key, ifPresent: true)
+        try fields.integer(UInt32.self, key.stringValue, ifPresent: true) { key }
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try fields.integer(UInt64.self, key, ifPresent: true)
+        try fields.integer(UInt64.self, key.stringValue, ifPresent: true) { key }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         // As `decode`: the lookup runs specialised, and no `T?` is made before the end.
-        guard let value = fields.presentMember(key) else { return nil }
+        guard let value = fields.presentMember(key.stringValue) else { return nil }
         return try fields.decodeMember(T.self, value, key)
     }
 

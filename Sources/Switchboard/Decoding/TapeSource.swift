@@ -129,6 +129,18 @@ struct TapeSource: BodySource {
         }
     }
 
+    /// Every member a string: the dictionary is made in one step, its storage allocated by
+    /// specialised code (see ``JSONTape/dictionary(_:of:)``).
+    func stringMembers(of object: TapeValue) -> [String: String]? {
+        var value = object.index + 2
+        let end = Int(entry(object).length)
+        while value < end {
+            guard tape.entries[value].kind == JSONTape.Kind.string.rawValue else { return nil }
+            value += 2
+        }
+        return tape.dictionary(object.index, of: String.self)
+    }
+
     /// Calls `body` with the entry index of every key of `object`.
     @inline(__always)
     func forEachKey(of object: TapeValue, _ body: (Int) -> Void) {

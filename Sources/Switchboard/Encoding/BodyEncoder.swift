@@ -79,8 +79,7 @@ public struct BodyEncoder: Sendable {
         swap(&writer, &sink.writer)
         let streamed = (try? sink.write(value)) != nil && !sink.failed
         swap(&writer, &sink.writer)
-        sink.finished = true
-        sink.spare = nil
+        sink.finish()
         if isKnownUniquelyReferenced(&sink) { writer.keepStreamSink(sink) }
         if streamed { return }
         writer.rewind(to: mark)

@@ -14,8 +14,13 @@ extension Array: StreamArray where Element: Encodable {
         // `Self`, not `[Element]`: its metadata is at hand, the other's would be looked up.
         // The caller found this type as the value's own, so the memory is bound to it.
         try pointer.assumingMemoryBound(to: Self.self).pointee.withUnsafeBufferPointer { elements in
-            for index in elements.indices {
-                try sink.write(elements[index])
+            guard let base = elements.baseAddress else { return }
+            // Each element is lent in place (``StreamSink/write(element:)``): read through the
+            // pointer, it would be copied first (every reference in it retained, then released).
+            // The access is `inout` only in name: nothing writes to the elements.
+            let elementsInPlace = UnsafeMutablePointer(mutating: base)
+            for index in 0..<elements.count {
+                try sink.write(element: &elementsInPlace[index])
             }
         }
     }

@@ -31,10 +31,15 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let level = sink.level
         if use() { sink.push(object: true) }
+        if sink.finished {
+            // An encoder a value kept, used after its encode: a container of its own, not one a
+            // maker would keep (holding the sink, which holds the maker, from then on).
+            return KeyedEncodingContainer(StreamKeyedContainer<Key>(sink: sink, level: level))
+        }
         if let found = sink.shapes.maker(for: Key.self) {
             return found.make(sink: sink, level: level)
         }
-        let maker = StreamKeyedMaker<StreamKeyedContainer<Key>>()
+        let maker = StreamKeyedMakerOf<Key>()
         sink.shapes.add(maker, for: Key.self)
         return maker.make(sink: sink, level: level)
     }

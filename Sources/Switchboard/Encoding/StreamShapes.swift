@@ -37,21 +37,26 @@ final class StreamShapes {
 
     /// The key types that have a maker of their containers, in the order of ``makers``.
     private let makerKeys = StreamStack<ObjectIdentifier>(capacity: StreamShapes.limit)
-    /// The maker of each key type in ``makerKeys``: a `StreamKeyedMaker<StreamKeyedContainer<Key>>`
-    /// for that `Key` (``add(_:for:)`` and ``maker(for:)`` pair the two by type).
-    @exclusivity(unchecked) private var makers: [AnyObject] = []
+    /// The maker of each key type in ``makerKeys``: the ``StreamKeyedMakerOf`` that `Key` (``add(_:for:)``
+    /// and ``maker(for:)`` pair the two by type).
+    @exclusivity(unchecked) private var makers: [StreamKeyedMakerBase] = []
 
     /// The maker listed for the key type `Key` (see ``StreamEncoder/container(keyedBy:)``).
     @inline(__always)
-    func maker<Key: CodingKey>(for key: Key.Type) -> StreamKeyedMaker<StreamKeyedContainer<Key>>? {
+    func maker<Key: CodingKey>(for key: Key.Type) -> StreamKeyedMakerOf<Key>? {
         let identifier = ObjectIdentifier(key)
         guard let index = makerKeys.withElements({ $0.firstIndex(of: identifier) }) else { return nil }
         // Listed for `Key` by `add(_:for:)`, whose signature makes it this type.
-        return unsafeDowncast(makers[index], to: StreamKeyedMaker<StreamKeyedContainer<Key>>.self)
+        return unsafeDowncast(makers[index], to: StreamKeyedMakerOf<Key>.self)
+    }
+
+    /// Makes every maker drop the container it keeps for reuse (see ``StreamKeyedMaker``).
+    func forgetContainers() {
+        for maker in makers { maker.forget() }
     }
 
     /// Lists `maker` for the key type `Key`.
-    func add<Key: CodingKey>(_ maker: StreamKeyedMaker<StreamKeyedContainer<Key>>, for key: Key.Type) {
+    func add<Key: CodingKey>(_ maker: StreamKeyedMakerOf<Key>, for key: Key.Type) {
         if makerKeys.count >= StreamShapes.limit {
             makerKeys.removeAll(from: 0)
             makers.removeAll(keepingCapacity: true)

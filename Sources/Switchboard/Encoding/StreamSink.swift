@@ -82,6 +82,14 @@ final class StreamSink {
         finished = false
     }
 
+    /// Ends an encode: an encoder or container a value kept writes nothing from now on, and the
+    /// sink drops what it holds for reuse within an encode (which holds the sink itself).
+    func finish() {
+        finished = true
+        spare = nil
+        shapes.forgetContainers()
+    }
+
     func push(object: Bool) {
         if object { writer.beginObject() } else { writer.beginArray() }
         frames.append(top)
@@ -248,6 +256,13 @@ final class StreamSink {
             encoder.used = false
             spare = encoder
         }
+    }
+
+    /// Writes an element of an array (``StreamArray``), lent in place: ``write(_:)`` borrows it
+    /// from here without copying it, which it cannot do from memory read through a pointer.
+    /// `element` is never changed.
+    func write<T: Encodable>(element: inout T) throws {
+        try write(element)
     }
 
     /// `value` as `U`, which must be its own type `T` (checked by the caller): no dynamic cast.

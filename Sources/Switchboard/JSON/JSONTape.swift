@@ -241,6 +241,9 @@ package final class JSONTape: @unchecked Sendable {
     /// Keys are compared as bytes; when the object has a key with escapes or
     /// non-ASCII bytes, as Swift strings (canonical equivalence), as ``JSONValue`` does.
     /// `hint`: as in ``member(_:in:hint:)-(UnsafeBufferPointer<UInt8>,_,_)``.
+    ///
+    /// Inlined, with the hint's check (a decoder's usual case): the scan is a call of its own.
+    @inline(__always)
     package func member(_ key: String, in object: Int, hint: Int? = nil) -> Int? {
         // A literal's or a native string's bytes in place; a small string's copied to the stack.
         if let found = key.utf8.withContiguousStorageIfAvailable({ member($0, in: object, hint: hint) }) {
@@ -254,13 +257,21 @@ package final class JSONTape: @unchecked Sendable {
     /// `object`. `hint`, when given, is the key index to try first (the one
     /// after the previous lookup: decoders ask in declaration order, which is
     /// usually the document's).
+    @inline(__always)
     package func member(_ key: UnsafeBufferPointer<UInt8>, in object: Int, hint: Int?) -> Int? {
-        let entry = entries[object]
-        let end = Int(entry.length)
-        if let hint, hint > object, hint < end, entries[hint].kind == Kind.string.rawValue, stringEquals(hint, key) {
+        if let hint, hint > object, hint < Int(entries[object].length), entries[hint].kind == Kind.string.rawValue,
+            stringEquals(hint, key)
+        {
             // A hint is only ever a key index handed out by `memberKeys`/`member`.
             return hint + 1
         }
+        return scanMember(key, in: object)
+    }
+
+    /// ``member(_:in:hint:)-(UnsafeBufferPointer<UInt8>,_,_)`` without a hint: every key in turn.
+    @inline(never)
+    func scanMember(_ key: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
+        let end = Int(entries[object].length)
         var index = object + 1
         var slow = false
         while index < end {
@@ -338,17 +349,20 @@ package final class JSONTape: @unchecked Sendable {
             }
             return .array(elements)
         case .object:
-            // `init(minimumCapacity:)` is specialised here; `reserveCapacity` on an empty
-            // dictionary asks the runtime for the storage's generic metadata each time.
-            var members = [String: JSONValue](minimumCapacity: Int(entries[index].count))
-            var key = index + 1
-            let end = Int(entries[index].length)
-            while key < end {
-                members[string(key)] = jsonValue(key + 1)
-                key = next(key + 1)
-            }
-            return .object(members)
+            return .object(dictionary(index, of: JSONValue.self))
         }
+    }
+
+    /// The object at `index` as a dictionary, each member's value read as `Value`.
+    ///
+    /// Made with `Dictionary(_:uniquingKeysWith:)` from ``TapeMembers``, whose
+    /// `underestimatedCount` is the member count: the storage is allocated once, by code
+    /// specialised for the dictionary's type. (`Dictionary(minimumCapacity:)` and
+    /// `reserveCapacity` are not inlinable: every call looks the storage's generic metadata
+    /// up at run time, ~0.4k instructions.) Keys on a tape are unique, so `uniquingKeysWith`
+    /// is never called.
+    func dictionary<Value: TapeReadable>(_ index: Int, of type: Value.Type) -> [String: Value] {
+        Dictionary(TapeMembers<Value>(tape: self, object: index), uniquingKeysWith: { _, last in last })
     }
 
     /// The integer at `index` when the number entry is an integer of at most 18
@@ -444,5 +458,48 @@ package final class JSONTape: @unchecked Sendable {
             }
             return written
         }
+    }
+}
+
+/// A value read straight off a tape entry (the values ``JSONTape/dictionary(_:of:)`` makes).
+protocol TapeReadable {
+    /// The value at entry `index` of `tape` (whose kind the caller has checked, where it matters).
+    static func read(_ tape: JSONTape, at index: Int) -> Self
+}
+
+extension String: TapeReadable {
+    /// The string at `index` (a string entry), unescaped.
+    @inline(__always)
+    static func read(_ tape: JSONTape, at index: Int) -> String { tape.string(index) }
+}
+
+extension JSONValue: TapeReadable {
+    @inline(__always)
+    static func read(_ tape: JSONTape, at index: Int) -> JSONValue { tape.jsonValue(index) }
+}
+
+/// The members of an object on a tape as `(key, value)` pairs, in order; its
+/// `underestimatedCount` is the member count (see ``JSONTape/dictionary(_:of:)``).
+struct TapeMembers<Value: TapeReadable>: Sequence, IteratorProtocol {
+    let tape: JSONTape
+    /// The entry of the next key.
+    private var key: Int
+    private let end: Int
+    let underestimatedCount: Int
+
+    init(tape: JSONTape, object: Int) {
+        self.tape = tape
+        key = object + 1
+        let entry = tape.entries[object]
+        end = Int(entry.length)
+        underestimatedCount = Int(entry.count)
+    }
+
+    @inline(__always)
+    mutating func next() -> (String, Value)? {
+        guard key < end else { return nil }
+        let member = (tape.string(key), Value.read(tape, at: key + 1))
+        key = tape.next(key + 1)
+        return member
     }
 }

@@ -32,6 +32,14 @@ struct ThreadSpare<Object: AnyObject>: Sendable {
         return Unretained<Object>.take(pointer)
     }
 
+    /// Calls `body` with the calling thread's spare (`nil` when it has none), lent for the
+    /// call: it stays in the slot. For a slot filled with ``keep(_:)`` and never emptied with
+    /// ``take()``, and a `body` that does not use the slot again.
+    func withSpare<Result>(_ body: (Object?) -> Result) -> Result {
+        guard let key, let pointer = pthread_getspecific(key) else { return body(nil) }
+        return Unretained<Object>.borrow(pointer, body)
+    }
+
     /// Keeps `object` as the calling thread's spare, unless it has one.
     func keep(_ object: consuming Object) {
         guard let key, pthread_getspecific(key) == nil else { return }

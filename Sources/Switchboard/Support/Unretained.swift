@@ -1,5 +1,5 @@
 /// The package's only use of `Unmanaged`: a class reference handled without the
-/// reference counting Swift would do, in two narrow ways, each with why the
+/// reference counting Swift would do, in three narrow ways, each with why the
 /// object is alive for as long as it is used. Nothing here hands out a reference
 /// that outlives the call it is made for, and no value a user type can keep (a
 /// decoder, a container, a `MiddlewareNext`) holds one.
@@ -38,6 +38,17 @@ struct Unretained<Object: AnyObject> {
     /// returned strong reference from then on; the caller must not use the pointer again.
     static func take(_ pointer: UnsafeMutableRawPointer) -> Object {
         Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// Calls `body` with the object a ``retainedPointer(_:)`` pointer owns, neither taking
+    /// the reference over nor retaining the object for the call: a thread's own slot object
+    /// (``ThreadSpare/withSpare(_:)``). Lifetime: the pointer's reference keeps the object
+    /// alive while `body` runs, because only the slot holds the pointer and only the calling
+    /// thread's exit consumes it. `body` gets an ordinary strong reference.
+    static func borrow<Result>(_ pointer: UnsafeMutableRawPointer, _ body: (Object) throws -> Result) rethrows
+        -> Result
+    {
+        try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 
     /// Drops the reference a ``retainedPointer(_:)`` pointer owns (a slot's destructor).

@@ -234,6 +234,56 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == once + once + once)
     }
 
+    @Test func objectsOfOneKeyTypeAtChangingDepthsAndInLongArraysMatchTheTree() throws {
+        // One key type at levels 0, 2, 4, … and back, elements of arrays of every length, and
+        // siblings whose own members are objects of another key type: containers the sink hands
+        // out again, and ones it must make anew when the depth changes.
+        struct Node: Encodable {
+            var name: String
+            var children: [Node]
+            var leaf: Members?
+        }
+        func tree(_ depth: Int, _ width: Int) -> Node {
+            let leaf = depth % 2 == 0 ? Members(pairs: [("d", "\(depth)")]) : nil
+            guard depth > 0 else { return Node(name: "leaf", children: [], leaf: leaf) }
+            return Node(name: "n\(depth)", children: (0..<width).map { tree(depth - 1 - $0 % 2, width) }, leaf: leaf)
+        }
+        // One sink for every value, as a writer keeps it: each streamed whole, never handed to the tree
+        // (which would write the same bytes, so the bytes alone could not tell).
+        let sink = StreamSink()
+        for (depth, width) in [(0, 0), (1, 3), (4, 2), (3, 4), (6, 1)] {
+            let value = [tree(depth, width), Node(name: "after", children: [], leaf: nil)]
+            sink.restart()
+            sink.writer.reset()
+            try sink.write(value)
+            #expect(!sink.failed, "depth \(depth), width \(width)")
+            sink.finish()
+            #expect(try String(decoding: sink.writer.bytes, as: UTF8.self) == treeBytes(value))
+        }
+    }
+
+    @Test func anEncoderKeptPastItsEncodeMakesContainersThatHoldNothingOnceItIsDropped() throws {
+        final class EncoderKeeper: Encodable, @unchecked Sendable {
+            var kept: (any Encoder)?
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode(1, forKey: AnyKey("a"))
+                kept = encoder
+            }
+        }
+        let keeper = EncoderKeeper()
+        let bytes = try BodyEncoder().encodeJSON([keeper, keeper])
+        #expect(String(decoding: bytes, as: UTF8.self) == #"[{"a":1},{"a":1}]"#)
+        weak let sink = (keeper.kept as? StreamEncoder)?.sink
+        #expect(sink != nil)
+        for _ in 0..<2 {
+            var late = try #require(keeper.kept).container(keyedBy: AnyKey.self)
+            try? late.encode(2, forKey: AnyKey("late"))
+        }
+        keeper.kept = nil
+        #expect(sink == nil, "the sink went with the last encoder that held it")
+    }
+
     @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()
