@@ -17,7 +17,9 @@ extension Array: StreamArray where Element: Encodable {
             guard let base = elements.baseAddress else { return }
             // Each element is lent in place (``StreamSink/write(element:)``): read through the
             // pointer, it would be copied first (every reference in it retained, then released).
-            // The access is `inout` only in name: nothing writes to the elements.
+            // The access is `inout` only in name: ``StreamSink/write(element:)`` and everything
+            // it calls only read the element (it is passed on borrowed, never assigned), so the
+            // array's buffer, which other arrays may share, is never written.
             let elementsInPlace = UnsafeMutablePointer(mutating: base)
             for index in 0..<elements.count {
                 try sink.write(element: &elementsInPlace[index])

@@ -43,7 +43,8 @@ where Made.Key == Container.Key {
     ///
     /// In memory of its own rather than in an optional property, whose every change would look
     /// `Optional<Made>`'s metadata up. Lifetime: allocated by `init`, freed by `deinit`; holds
-    /// an initialised value exactly while `isKept`; no pointer to it leaves this class.
+    /// an initialised value exactly while `isKept`; no pointer to it leaves this class. Like the
+    /// rest of a sink, used by one encode on one thread at a time (an `Encoder` is not `Sendable`).
     private let slot = UnsafeMutablePointer<Made>.allocate(capacity: 1)
     @exclusivity(unchecked) private var isKept = false
     @exclusivity(unchecked) private var keptLevel = 0

@@ -255,6 +255,10 @@ final class StreamSink {
         if isKnownUniquelyReferenced(&encoder) {
             encoder.used = false
             spare = encoder
+        } else {
+            // Kept by the value: its value is written, so any later use (while a sibling is
+            // written, say) makes the stream give up rather than write there.
+            encoder.used = true
         }
     }
 

@@ -349,7 +349,19 @@ package final class JSONTape: @unchecked Sendable {
             }
             return .array(elements)
         case .object:
-            return .object(dictionary(index, of: JSONValue.self))
+            // Only an object of scalars goes through the standard library's dictionary
+            // initialiser: one holding containers would recurse through its frames too, several
+            // times this function's own in a debug build (a value at the depth limit must fit a
+            // 512 KiB thread stack: `DepthLimitStackTests`).
+            if entries[index].flags & Flags.flat != 0 { return .object(dictionary(index, of: JSONValue.self)) }
+            var members = [String: JSONValue](minimumCapacity: Int(entries[index].count))
+            var key = index + 1
+            let end = Int(entries[index].length)
+            while key < end {
+                members[string(key)] = jsonValue(key + 1)
+                key = next(key + 1)
+            }
+            return .object(members)
         }
     }
 

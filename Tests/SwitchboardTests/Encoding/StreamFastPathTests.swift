@@ -284,6 +284,36 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(sink == nil, "the sink went with the last encoder that held it")
     }
 
+    /// An element that keeps its encoder without using it (the stream writes `{}` for it), and a
+    /// later element that writes through that kept encoder: the bytes are the tree's, valid JSON.
+    @Test func anEncoderKeptUnusedAndUsedWhileASiblingIsWrittenGivesTheTreesJSON() throws {
+        final class Shared: @unchecked Sendable { var kept: (any Encoder)? }
+        struct Keeps: Encodable {
+            let shared: Shared
+            func encode(to encoder: any Encoder) throws { shared.kept = encoder }
+        }
+        struct WritesThroughKept: Encodable {
+            let shared: Shared
+            func encode(to encoder: any Encoder) throws {
+                guard let kept = shared.kept else { return }
+                var container = kept.container(keyedBy: AnyKey.self)
+                try container.encode(1, forKey: AnyKey("k"))
+            }
+        }
+        struct Pair: Encodable {
+            let shared = Shared()
+            func encode(to encoder: any Encoder) throws {
+                var array = encoder.unkeyedContainer()
+                try array.encode(Keeps(shared: shared))
+                try array.encode(WritesThroughKept(shared: shared))
+            }
+        }
+        let bytes = try BodyEncoder().encodeJSON(Pair())
+        let tree = try BodyEncoder().encodeFoundationObject(Pair())
+        #expect(throws: Never.self) { try JSONReader().read(bytes) }
+        #expect(try JSONReader().read(bytes) == JSONValue(foundation: tree))
+    }
+
     @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()

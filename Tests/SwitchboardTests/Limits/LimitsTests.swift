@@ -160,14 +160,22 @@ private struct Note: Event {
         }
     }
 
-    @Test func everyOperationOnAValueAtTheDepthLimitFitsInASmallThreadStack() async {
-        let text = String(repeating: #"{"a":["#, count: 256) + "0" + String(repeating: "]}", count: 256)
+    /// 512 levels: objects and arrays alternating, objects only, arrays only (each kind of
+    /// level recurses through other code, and a frame of one kind may be larger).
+    static let shapes = [
+        String(repeating: #"{"a":["#, count: 256) + "0" + String(repeating: "]}", count: 256),
+        String(repeating: #"{"a":"#, count: 512) + "0" + String(repeating: "}", count: 512),
+        String(repeating: "[", count: 512) + "0" + String(repeating: "]", count: 512),
+    ]
+
+    @Test(arguments: DepthLimitStackTests.shapes)
+    func everyOperationOnAValueAtTheDepthLimitFitsInASmallThreadStack(_ text: String) async {
         let results = Locked<[String]>([])
         await onSmallStack {
             func note(_ line: String) { results.withLock { $0.append(line) } }
             do {
                 let bytes = Array(text.utf8)
-                let value = try JSONReader().read(bytes)  // 512 levels: objects and arrays alternating
+                let value = try JSONReader().read(bytes)
                 note("read")
                 let body = try MessageBody(jsonBytes: bytes)
                 note("tape")
