@@ -355,12 +355,7 @@ package final class JSONTape: @unchecked Sendable {
             // 512 KiB thread stack: `DepthLimitStackTests`).
             if entries[index].flags & Flags.flat != 0 { return .object(dictionary(index, of: JSONValue.self)) }
             var members = [String: JSONValue](minimumCapacity: Int(entries[index].count))
-            var key = index + 1
-            let end = Int(entries[index].length)
-            while key < end {
-                members[string(key)] = jsonValue(key + 1)
-                key = next(key + 1)
-            }
+            for (key, value) in TapeMembers<JSONValue>(tape: self, object: index) { members[key] = value }
             return .object(members)
         }
     }

@@ -69,9 +69,12 @@ extension Router {
         if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
             return (reject(rejection, replyHandler: replyHandler), false)
         }
-        // `nil` from `handlersOutcome`: every handler was cancelled after the route was read (see `dispatch`).
-        if Router.takesHandlersOnly(route, chain), let outcome = handlersOutcome(message, route: route) {
-            return (outcome, true)
+        if Router.takesHandlersOnly(route, chain) {
+            if let outcome = handlersOutcome(message, route: route) { return (outcome, true) }
+            // Every handler was cancelled after the route was read: delivered again, as `dispatch`
+            // does then (not through `dispatch`, which would run the handlers' outcome a second time).
+            let reply = Router.replyState(for: replyHandler, on: message.channel)
+            return (deliver(message, route: nil, reply: reply), false)
         }
         return (dispatch(message, replyHandler: replyHandler, route: route, chain: chain), false)
     }

@@ -46,6 +46,7 @@ struct HashTrie<Value: Sendable>: Sendable {
         }
     }
 
+    /// Sets (or, with `nil`, removes) the value of `name`.
     mutating func set(_ name: String, _ value: Value?) {
         let hash = HashTrie.hash(name)
         let leaf = value.map { TrieLeaf(hash: hash, name: name, value: $0) }
