@@ -127,18 +127,28 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             guard let next = rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
             return next
         }
+        // A flag given a value (`--quiet=no`) is refused, not read as the flag.
+        func flag() throws(UsageError) {
+            if inlineValue != nil { throw UsageError(message: "\(name) takes no value") }
+        }
         switch name {
         case "--":
+            try flag()
             optionsEnded = true
         case "-h", "--help":
+            try flag()
             invocation.command = .help
         case "--version":
+            try flag()
             invocation.command = .version
         case "-q", "--quiet":
+            try flag()
             invocation.quiet = true
         case "--no-read-ahead":
+            try flag()
             invocation.readAhead = false
         case "--typescript":
+            try flag()
             invocation.typeScript = true
         case "--allow-origin":
             let text = try value()
@@ -150,6 +160,7 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
                 )
             }
         case "--allow-subframes":
+            try flag()
             invocation.allowsSubframes = true
         case "--only":
             let names = try value().split(separator: ",", omittingEmptySubsequences: false)
@@ -199,17 +210,29 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     return invocation
 }
 
+/// Writes all of `bytes` to `descriptor`; the `errno` of a write that failed, or `nil`.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var offset = 0
+    while offset < bytes.count, let base = bytes.baseAddress {
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written < 0 { return errno }
+        if written == 0 { return EIO }
+        offset += written
+    }
+    return nil
+}
+
 func writeStandardError(_ text: String) {
     var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count, let base = bytes.baseAddress {
-            let written = write(2, base + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
-    }
+    text.withUTF8 { bytes in _ = writeAll(2, UnsafeRawBufferPointer(bytes)) }
+}
+
+/// Writes `bytes` to stdout: 0, or 1 after saying on stderr why they could not be written.
+func writeStandardOutput(_ bytes: [UInt8]) -> Int32 {
+    guard let code = bytes.withUnsafeBytes({ writeAll(1, $0) }) else { return 0 }
+    writeStandardError("\(programName): \(WireIOError(operation: "write", name: "stdout", code: code))\n")
+    return 1
 }
 
 func fail(usage message: String) -> Never {
@@ -247,6 +270,9 @@ func schemaText(_ contract: Contract, typeScript: Bool) -> [UInt8] {
 }
 
 func main() -> Int32 {
+    // A closed stdout (`switchboard … | head -1`) is a write error reported with exit status 1
+    // (docs/cli.md), not a death by SIGPIPE without a word.
+    signal(SIGPIPE, SIG_IGN)
     let invocation: Invocation
     do {
         invocation = try parse(Array(CommandLine.arguments.dropFirst()))
@@ -255,13 +281,9 @@ func main() -> Int32 {
     }
     switch invocation.command {
     case .help:
-        var text = usage
-        text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
-        return 0
+        return writeStandardOutput(Array(usage.utf8))
     case .version:
-        var text = "\(programName) \(version)\n"
-        text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
-        return 0
+        return writeStandardOutput(Array("\(programName) \(version)\n".utf8))
     case .manifest, .run, .schema:
         break
     }
@@ -283,8 +305,7 @@ func main() -> Int32 {
         let text =
             invocation.command == .manifest
             ? manifestLine(router.manifest) : schemaText(Contract(router: router), typeScript: invocation.typeScript)
-        text.withUnsafeBytes { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
-        return 0
+        return writeStandardOutput(text)
     }
 
     let inputs: [WireInput]
