@@ -41,7 +41,8 @@ public struct WireSession: Sendable {
     public private(set) var summary = WireSummary()
     /// The waiter of the message being processed, reused from message to message while
     /// each message's reply handler has run by the time the message is done (the usual
-    /// case); replaced when one has not, so a late reply lands in the old one, unread.
+    /// case); replaced when one has not, so a late reply lands in the old one, unread, and
+    /// when a copy of the session shares it.
     private var waiter = ReplyWaiter()
     /// The channels seen so far, by their names' bytes.
     private var channels = WireChannelCache()
@@ -177,6 +178,11 @@ public struct WireSession: Sendable {
         key: Router.ChannelKey, body: consuming MessageBody, id: consuming WireID?, sender: consuming MessageSender,
         line: Int, source: String?
     ) -> WireOutcome {
+        // A copy of the session (a `Sendable` value) is a session of its own, maybe on another
+        // thread at the same time: the waiter they shared is left to the other, or one reply would
+        // be read as the other's. (Unique in a session used alone: a resolved message's reply
+        // handler lets go of it.)
+        if !isKnownUniquelyReferenced(&self.waiter) { self.waiter = ReplyWaiter() }
         let waiter = self.waiter
         let idText: String?
         switch id {
