@@ -22,8 +22,12 @@ import Testing
             Array(#"{"name":"productCartGetState","id":1e400}"#.utf8),
             Array(#"{"name":"productCartGetState","id":-0.0}"#.utf8),
             Array(#"{"name":"productCartGetState","id":123456789012345678901234567890123456789}"#.utf8),
-            Array(#"{"name":"addCartLine","body":{"merchandiseId":"m","productId":"p","quantity":9223372036854775807,"attributes":{}}}"#.utf8),
-            Array(#"{"name":"addCartLine","body":{"merchandiseId":"m","productId":"p","quantity":-9223372036854775809,"attributes":{}}}"#.utf8),
+            Array(
+                #"{"name":"addCartLine","body":{"merchandiseId":"m","productId":"p","quantity":9223372036854775807,"attributes":{}}}"#
+                    .utf8),
+            Array(
+                #"{"name":"addCartLine","body":{"merchandiseId":"m","productId":"p","quantity":-9223372036854775809,"attributes":{}}}"#
+                    .utf8),
             Array(#"{"name":"wishlistGetState","id":"\u2028"}"#.utf8),
             Array(#"{"name":"\ud800"}"#.utf8),
             Array("   \t\r".utf8),
@@ -82,10 +86,13 @@ import Testing
         // An unterminated last line, cut mid-message.
         input += Array(#"{"name":"productCartGetSt"#.utf8)
         let bytes = input
-        let (ahead, inline, reference) = try await onDispatchThread { () throws -> ([WireOutcome], [WireOutcome], [WireOutcome]) in
+        let (ahead, inline, reference) = try await onDispatchThread {
+            () throws -> ([WireOutcome], [WireOutcome], [WireOutcome]) in
             let router = Router()
             let commerce = try router.installReferenceCommerce()
-            let reference = withExtendedLifetime(commerce) { Self.referenceOutcomes(bytes, limit: limit, router: router) }
+            let reference = withExtendedLifetime(commerce) {
+                Self.referenceOutcomes(bytes, limit: limit, router: router)
+            }
             return (
                 try Self.pipelineOutcomes(bytes, limit: limit, readsAhead: true),
                 try Self.pipelineOutcomes(bytes, limit: limit, readsAhead: false), reference
