@@ -215,8 +215,16 @@ func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
     var offset = 0
     while offset < bytes.count, let base = bytes.baseAddress {
         let written = write(descriptor, base + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written < 0 { return errno }
+        if written < 0 {
+            let code = errno
+            if code == EINTR { continue }
+            // Left non-blocking (by a parent that shares it) and full: wait for room.
+            if code == EAGAIN || code == EWOULDBLOCK {
+                waitUntilReady(descriptor, for: POLLOUT)
+                continue
+            }
+            return code
+        }
         if written == 0 { return EIO }
         offset += written
     }

@@ -27,7 +27,8 @@ extension WireByteSource {
     package func readWouldWait() -> Bool { false }
 }
 
-/// Reads a file descriptor with `read(2)`, retrying on `EINTR`. The descriptor is not closed.
+/// Reads a file descriptor with `read(2)`, retrying on `EINTR`, and waiting with `poll(2)` when a
+/// descriptor left non-blocking has nothing to read yet (`EAGAIN`). The descriptor is not closed.
 package struct FileDescriptorSource: WireByteSource {
     /// The descriptor read from.
     package let descriptor: Int32
@@ -53,6 +54,11 @@ package struct FileDescriptorSource: WireByteSource {
             if count >= 0 { return count }
             let code = errno
             if code == EINTR { continue }
+            // Left non-blocking (by a parent that shares it), with no input yet: wait for some.
+            if code == EAGAIN || code == EWOULDBLOCK {
+                waitUntilReady(descriptor, for: POLLIN)
+                continue
+            }
             throw WireIOError(operation: "read", name: name, code: code)
         }
     }
@@ -72,6 +78,14 @@ package struct FileDescriptorSource: WireByteSource {
 }
 
 /// Bytes in memory, handed out in chunks of at most `chunkSize` (to exercise line splitting in tests).
+/// Waits until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`): for a descriptor left
+/// non-blocking, whose read or write failed with `EAGAIN` (nothing to read, no room to write yet).
+/// Also returns when it reports an error or a hang-up, which the next read or write then gives.
+package func waitUntilReady(_ descriptor: Int32, for events: Int32) {
+    var request = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+    while poll(&request, 1, -1) < 0 && errno == EINTR {}
+}
+
 package struct MemorySource: WireByteSource {
     private let bytes: [UInt8]
     private var offset = 0

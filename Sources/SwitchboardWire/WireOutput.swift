@@ -106,8 +106,14 @@ public struct NDJSONOutput: WireOutcomeSink, Sendable {
                     let written = Musl.write(descriptor, base + offset, bytes.count - offset)
                 #endif
                 if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
+                    let code = errno
+                    if code == EINTR { continue }
+                    // Left non-blocking (by a parent that shares it) and full: wait for room.
+                    if code == EAGAIN || code == EWOULDBLOCK {
+                        waitUntilReady(descriptor, for: POLLOUT)
+                        continue
+                    }
+                    return code
                 }
                 offset += written
             }

@@ -49,6 +49,79 @@ extension CLIEndToEnd {
             #expect(!run.errors.contains("messages:"))
         }
 
+        /// Runs the binary with its stdin and stdout pipes set non-blocking (as a parent that
+        /// shares them may leave them): the input written in `pieces` with pauses, the output read
+        /// only after `readDelay`, so that reads find no input and writes find the pipe full.
+        private static func runWithNonBlockingPipes(
+            _ arguments: [String], pieces: [Data], pause: Duration, readDelay: Duration
+        ) async throws -> (status: Int32, reason: Process.TerminationReason, output: Data, errors: String) {
+            try await offThePool {
+                guard let binary = CLI.binary else { throw CLI.BinaryMissing() }
+                // A child that has gone makes writing its input fail (EPIPE), not end the test run.
+                signal(SIGPIPE, SIG_IGN)
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = arguments
+                let input = Pipe()
+                let output = Pipe()
+                let errors = Pipe()
+                for descriptor in [
+                    input.fileHandleForReading.fileDescriptor, output.fileHandleForWriting.fileDescriptor,
+                ] {
+                    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                }
+                process.standardInput = input
+                process.standardOutput = output
+                process.standardError = errors
+                try process.run()
+                let collected = DataBox()
+                let reader = Thread {
+                    Thread.sleep(forTimeInterval: seconds(readDelay))
+                    let data = output.fileHandleForReading.readDataToEndOfFile()
+                    collected.set(data)
+                }
+                let done = DispatchSemaphore(value: 0)
+                let errorText = DataBox()
+                Thread {
+                    let data = errors.fileHandleForReading.readDataToEndOfFile()
+                    errorText.set(data)
+                    done.signal()
+                }.start()
+                reader.start()
+                for piece in pieces {
+                    try? input.fileHandleForWriting.write(contentsOf: piece)
+                    Thread.sleep(forTimeInterval: seconds(pause))
+                }
+                try? input.fileHandleForWriting.close()
+                process.waitUntilExit()
+                done.wait()
+                // The reader ends once the child (and so every writer of the pipe) has gone.
+                while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+                return (
+                    process.terminationStatus, process.terminationReason, collected.data,
+                    String(decoding: errorText.data, as: UTF8.self)
+                )
+            }
+        }
+
+        @Test(arguments: [["--quiet"], ["--quiet", "--no-read-ahead"]])
+        func nonBlockingStdinAndStdoutAreWaitedForNotFailed(_ arguments: [String]) async throws {
+            // A slow writer: reads find nothing yet (EAGAIN on a non-blocking pipe).
+            let line = Data((#"{"name":"sdkReady"}"# + "\n").utf8)
+            let slow = try await Self.runWithNonBlockingPipes(
+                arguments, pieces: [line, line, line], pause: .milliseconds(50), readDelay: .zero)
+            #expect(slow.errors.isEmpty, "\(slow.errors)")
+            #expect(slow.status == 0)
+            #expect(String(decoding: slow.output, as: UTF8.self).split(separator: "\n").count == 3)
+            // A slow reader: more outcomes than a pipe holds, written before anyone reads them.
+            let many = Data(String(repeating: #"{"name":"sdkReady"}"# + "\n", count: 20_000).utf8)
+            let full = try await Self.runWithNonBlockingPipes(
+                arguments, pieces: [many], pause: .zero, readDelay: .milliseconds(300))
+            #expect(full.errors.isEmpty, "\(full.errors)")
+            #expect(full.status == 0)
+            #expect(String(decoding: full.output, as: UTF8.self).split(separator: "\n").count == 20_000)
+        }
+
         @Test(arguments: [["manifest"], ["schema"], ["schema", "--typescript"], ["--help"], ["--version"]])
         func theOtherCommandsReportAStdoutThatCannotBeWritten(_ arguments: [String]) async throws {
             let run = try await Self.runWithStdoutClosed(arguments, input: nil)
@@ -71,4 +144,17 @@ extension CLIEndToEnd {
             #expect(run.output.isEmpty)
         }
     }
+}
+
+/// Bytes one thread sets and another reads.
+private final class DataBox: @unchecked Sendable {
+    // `@unchecked`: `stored` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var stored = Data()
+    func set(_ data: Data) { lock.withLock { stored = data } }
+    var data: Data { lock.withLock { stored } }
+}
+
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
