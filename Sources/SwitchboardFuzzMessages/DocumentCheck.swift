@@ -27,8 +27,11 @@ struct DocumentCheck {
         let outcomes = collector.outcomes
         let document = input.starts(with: NaiveLines.bom) ? Array(input.dropFirst(3)) : input
         let expected: [Int]
+        // The document is an array: each message object is level 1 of the depth limit, as on an
+        // NDJSON line, so the array's own level is not counted.
+        let reader = JSONReader(maxDepth: session.options.reader.options.maxDepth + 1)
         do {
-            switch try session.options.reader.read(document) {
+            switch try reader.read(document) {
             case .array(let elements): expected = Array(0..<elements.count).map { $0 + 1 }
             default: expected = [1]
             }

@@ -153,7 +153,7 @@ public struct WirePipeline: Sendable {
             }
             let value: JSONValue
             do {
-                value = try session.options.reader.read(WireLineReader.strippingBOM(document))
+                value = try WireLineReader.readDocument(document, with: session.options.reader)
             } catch {
                 try sink.emit(
                     session.malformed(WireMalformed(readError: error), line: error.line, source: input.source))
@@ -240,5 +240,24 @@ extension WireLineReader {
     package static func strippingBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         if bytes.starts(with: bom) { return bytes.dropFirst(3) }
         return bytes[...]
+    }
+
+    /// Reads a `.json` document (a leading byte-order mark stripped) with `reader`'s limit counted
+    /// from each message object, as on an NDJSON line: in a document that is an array of messages,
+    /// the array's own level is not counted, and an error says the limit the caller set.
+    package static func readDocument(_ document: [UInt8], with reader: JSONReader) throws(JSONReadError) -> JSONValue {
+        let text = strippingBOM(document)
+        let limit = reader.options.maxDepth
+        let first = text.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard first == UInt8(ascii: "["), limit < Int.max else { return try reader.read(text) }
+        do {
+            return try JSONReader(maxDepth: limit + 1).read(text)
+        } catch {
+            guard case .nestingTooDeep = error.kind else { throw error }
+            throw JSONReadError(
+                kind: .nestingTooDeep(limit: limit),
+                reason: "arrays and objects nested deeper than the limit of \(limit)",
+                offset: error.offset, line: error.line, column: error.column, isMultiline: error.isMultiline)
+        }
     }
 }

@@ -117,3 +117,53 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// The depth limit counts from the message object (level 1) in every framing: an NDJSON line,
+/// a `.json` document holding one message, and each message of a `.json` array.
+@Suite struct WireDocumentDepthTests {
+    static func message(depth: Int) -> String {
+        // The message object is level 1; its body adds `depth - 1` levels of arrays.
+        if depth == 1 { return #"{"name":"sdkReady"}"# }
+        return #"{"name":"sdkReady","body":"# + String(repeating: "[", count: depth - 1)
+            + String(repeating: "]", count: depth - 1) + "}"
+    }
+
+    static func outcomes(_ input: WireInput, limit: Int) throws -> [WireOutcome] {
+        let router = Router()
+        let ready = router.on(Ready.self) { _ in }
+        defer { withExtendedLifetime(ready) {} }
+        var session = WireSession(router: router, options: WireSession.Options(reader: JSONReader(maxDepth: limit)))
+        var collector = WireOutcomeCollector()
+        try WirePipeline(readsAhead: false).run([input], session: &session, into: &collector)
+        return collector.outcomes
+    }
+
+    @Test(arguments: [1, 2, 64, 512])
+    func aMessageAtTheLimitIsReadAndOneDeeperIsNotWhateverItsFraming(limit: Int) async throws {
+        for (depth, accepted) in [(limit, true), (limit + 1, false)] where depth >= 1 {
+            let text = Self.message(depth: depth)
+            let framings: [(String, WireInput)] = [
+                ("ndjson line", .bytes(Array((text + "\n").utf8))),
+                ("json message", .bytes(Array(text.utf8), format: .json)),
+                ("json array", .bytes(Array("[\n \(text)]".utf8), format: .json)),
+            ]
+            for (framing, input) in framings {
+                let outcomes = try Self.outcomes(input, limit: limit)
+                #expect(outcomes.count == 1, "\(framing), depth \(depth)")
+                let outcome = try #require(outcomes.first)
+                if accepted {
+                    #expect(outcome.kind == .handled, "\(framing), depth \(depth): \(outcome.jsonLine)")
+                } else {
+                    #expect(outcome.kind == .malformed, "\(framing), depth \(depth): \(outcome.jsonLine)")
+                    #expect(
+                        outcome.error?.message.contains("nested deeper than the limit of \(limit) ") == true,
+                        "\(framing): \(outcome.jsonLine)")
+                }
+            }
+        }
+    }
+}
+
+private struct Ready: BodylessEvent {
+    static let channel: Channel = "sdkReady"
+}

@@ -147,10 +147,9 @@ public struct Fixture: Sendable {
         guard data.count <= maxDocumentBytes else {
             throw .notAMessageDocument(source, WireMalformed.documentTooLarge(limit: maxDocumentBytes).message)
         }
-        let bytes = WireLineReader.strippingBOM([UInt8](data))
         let root: JSONValue
         do {
-            root = try limits.reader.read(bytes)
+            root = try WireLineReader.readDocument([UInt8](data), with: limits.reader)
         } catch {
             throw .notAMessageDocument(source, WireMalformed(readError: error).message)
         }
