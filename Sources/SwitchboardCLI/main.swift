@@ -210,27 +210,6 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     return invocation
 }
 
-/// Writes all of `bytes` to `descriptor`; the `errno` of a write that failed, or `nil`.
-func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-    var offset = 0
-    while offset < bytes.count, let base = bytes.baseAddress {
-        let written = write(descriptor, base + offset, bytes.count - offset)
-        if written < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            // Left non-blocking (by a parent that shares it) and full: wait for room.
-            if code == EAGAIN || code == EWOULDBLOCK {
-                waitUntilReady(descriptor, for: POLLOUT)
-                continue
-            }
-            return code
-        }
-        if written == 0 { return EIO }
-        offset += written
-    }
-    return nil
-}
-
 func writeStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in _ = writeAll(2, UnsafeRawBufferPointer(bytes)) }

@@ -86,6 +86,28 @@ package func waitUntilReady(_ descriptor: Int32, for events: Int32) {
     while poll(&request, 1, -1) < 0 && errno == EINTR {}
 }
 
+/// Writes all of `bytes` to `descriptor` with `write(2)`, retrying on `EINTR` and waiting for room
+/// (`poll(2)`) when a descriptor left non-blocking is full (`EAGAIN`).
+/// - Returns: the `errno` of the write that failed, or `nil` once everything is written.
+package func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var offset = 0
+    while offset < bytes.count, let base = bytes.baseAddress {
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                waitUntilReady(descriptor, for: POLLOUT)
+                continue
+            }
+            return code
+        }
+        if written == 0 { return EIO }
+        offset += written
+    }
+    return nil
+}
+
 package struct MemorySource: WireByteSource {
     private let bytes: [UInt8]
     private var offset = 0

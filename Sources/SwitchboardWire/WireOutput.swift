@@ -94,31 +94,7 @@ public struct NDJSONOutput: WireOutcomeSink, Sendable {
     /// - Throws: ``WireIOError`` when writing fails (the buffered lines are dropped).
     public mutating func flush() throws(WireIOError) {
         guard writer.byteCount > 0 else { return }
-        let failure = writer.withUnsafeBytes { bytes -> Int32? in
-            var offset = 0
-            while offset < bytes.count {
-                guard let base = bytes.baseAddress else { return nil }
-                #if canImport(Darwin)
-                    let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
-                #elseif canImport(Glibc)
-                    let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-                #else
-                    let written = Musl.write(descriptor, base + offset, bytes.count - offset)
-                #endif
-                if written < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    // Left non-blocking (by a parent that shares it) and full: wait for room.
-                    if code == EAGAIN || code == EWOULDBLOCK {
-                        waitUntilReady(descriptor, for: POLLOUT)
-                        continue
-                    }
-                    return code
-                }
-                offset += written
-            }
-            return nil
-        }
+        let failure = writer.withUnsafeBytes { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
         writer.reset()
         // A huge outcome line should not keep its buffer for the rest of the run.
         if writer.capacity > 16 * threshold { writer = JSONWriter(capacity: threshold + 4096) }
