@@ -3,6 +3,12 @@ import Switchboard
 import SwitchboardWire
 import Testing
 
+struct EchoNested: Request {
+    static let channel: Channel = "echoNested"
+    typealias Reply = String
+    let text: String
+}
+
 struct EchoLater: Request {
     static let channel: Channel = "echoLater"
     typealias Reply = String
@@ -54,5 +60,34 @@ struct EchoLater: Request {
             }
             #expect(wrong.isEmpty, "copy \(copy): \(wrong.prefix(3).map(\.jsonLine))")
         }
+    }
+
+    /// A responder that, on the session's own thread, runs a copy of the session (made before
+    /// the run) for a message of its own while its request's reply is pending: each gets its reply.
+    @Test func aCopyRunInsideAResponderOnTheSameThreadGetsItsOwnReply() async throws {
+        let router = Router()
+        let copy = Locked<WireSession?>(nil)
+        let inner = Locked<WireOutcome?>(nil)
+        let later = try router.respond(to: EchoLater.self) { request, reply in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { reply.succeed(request.text) }
+        }
+        let nested = try router.respond(to: EchoNested.self) { request, reply in
+            // The outer reply comes first, while the copy waits for its own.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reply.succeed(request.text) }
+            guard var session = copy.withLock({ $0 }) else { return }
+            let line = #"{"name":"echoLater","body":{"text":"inner"}}"#
+            inner.withLock { $0 = session.process(line: Array(line.utf8), number: 1, source: nil) }
+        }
+        defer { withExtendedLifetime((later, nested)) {} }
+        let outer = try await onDispatchThread { () -> WireOutcome? in
+            var session = WireSession(router: router)
+            copy.withLock { $0 = session }
+            let line = #"{"name":"echoNested","body":{"text":"outer"}}"#
+            return session.process(line: Array(line.utf8), number: 1, source: nil)
+        }
+        #expect(outer?.kind == .replied)
+        #expect(outer?.reply == .string("outer"), "\(outer?.jsonLine ?? "none")")
+        let innerOutcome = inner.withLock { $0 }
+        #expect(innerOutcome?.reply == .string("inner"), "\(innerOutcome?.jsonLine ?? "none")")
     }
 }
