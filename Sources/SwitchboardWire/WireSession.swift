@@ -9,6 +9,10 @@ import Switchboard
 /// the channel's fallback) before the next message, so state changes apply in
 /// input order.
 ///
+/// A session is a value: a copy has its own counts and its own wait for each reply, so
+/// copies may run at the same time (on several threads, or one inside a handler) through
+/// one router.
+///
 /// ```swift
 /// var session = WireSession(router: router)
 /// let outcome = session.process(line: bytes, number: 1, source: nil)   // nil for a blank line
