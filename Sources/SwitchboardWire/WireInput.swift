@@ -78,6 +78,11 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
                     throw .unreadable(path)
                 }
                 let separator = path.hasSuffix("/") ? "" : "/"
+                // A message file whose name is not UTF-8 cannot be named by a `String` (Foundation
+                // leaves it out of `names`): refused, not skipped without a word.
+                if let unnamed = WireInput.messageFileNamesNotUTF8(in: path).first {
+                    throw .unreadable(path + separator + unnamed)
+                }
                 for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
                 where (name.hasSuffix(".ndjson") || name.hasSuffix(".json")) && !name.hasSuffix(".expected.ndjson") {
                     let child = path + separator + name
@@ -97,6 +102,27 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `stdin`, or the path.
+    /// The names (repaired for display) of the directory's `.json` and `.ndjson` entries whose
+    /// names are not valid UTF-8, read as bytes with `readdir(3)`.
+    static func messageFileNamesNotUTF8(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var found: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> [UInt8] in
+                Array(raw.prefix { $0 != 0 })
+            }
+            // Decoding repairs what is not UTF-8 (U+FFFD), so such a name does not come back the same.
+            let decoded = String(decoding: name, as: UTF8.self)
+            guard !decoded.utf8.elementsEqual(name) else { continue }
+            let isMessageFile =
+                (name.count > 5 && name.suffix(5).elementsEqual(".json".utf8))
+                || (name.count > 7 && name.suffix(7).elementsEqual(".ndjson".utf8))
+            if isMessageFile { found.append(decoded) }
+        }
+        return found
+    }
+
     public var description: String {
         switch origin {
         case .standardInput: return "stdin"

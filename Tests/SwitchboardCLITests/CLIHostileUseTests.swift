@@ -158,3 +158,24 @@ private final class DataBox: @unchecked Sendable {
 private func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
+
+extension CLIEndToEnd.CLIHostileUseTests {
+    @Test func aMessageFileWhoseNameIsNotUTF8IsAUsageErrorNotSkipped() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchboard-names-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"name":"sdkReady"}"#.utf8).write(to: directory.appendingPathComponent("a.ndjson"))
+        // A name with the byte 0xFF, which UTF-8 never holds: made through the C API, as bytes.
+        let path = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(".ndjson".utf8) + [0]
+        let descriptor = path.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { name in
+            name.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
+        }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        let run = try await CLI.run(["--quiet", directory.path], stdin: Data())
+        #expect(run.status == 2)
+        #expect(run.errors.contains("cannot be read"), "\(run.errors)")
+        #expect(run.output.isEmpty)
+    }
+}
