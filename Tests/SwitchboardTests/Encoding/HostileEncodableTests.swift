@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+@testable import Switchboard
+
+/// A key made from any string.
+private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ stringValue: String) { self.stringValue = stringValue }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// Where a value keeps a container past its use.
+private final class Shelf: @unchecked Sendable {
+    var keyed: KeyedEncodingContainer<Key>?
+    var unkeyed: (any UnkeyedEncodingContainer)?
+}
+
+/// A child that writes through its parent's keyed container before it opens its own: the
+/// parent has just written the child's key, so a member there would sit between key and value.
+private struct ParentBeforeChild: Encodable {
+    struct Child: Encodable {
+        let shelf: Shelf
+        func encode(to encoder: any Encoder) throws {
+            var parent = try #require(shelf.keyed)
+            try parent.encode(2, forKey: Key("b"))
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key("x"))
+        }
+    }
+    let shelf = Shelf()
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        shelf.keyed = container
+        try container.encode(Child(shelf: shelf), forKey: Key("a"))
+    }
+}
+
+/// The same through a single-value wrapper, and with the parent an array.
+private struct ParentBeforeWrappedChild: Encodable {
+    struct Wrapper: Encodable {
+        let shelf: Shelf
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            try single.encode(ParentBeforeChild.Child(shelf: shelf))
+        }
+    }
+    struct ArrayChild: Encodable {
+        let shelf: Shelf
+        func encode(to encoder: any Encoder) throws {
+            var parent = try #require(shelf.unkeyed)
+            try parent.encode("early")
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key("x"))
+        }
+    }
+    let shelf = Shelf()
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        shelf.keyed = container
+        try container.encode(Wrapper(shelf: shelf), forKey: Key("a"))
+        var array = container.nestedUnkeyedContainer(forKey: Key("list"))
+        shelf.unkeyed = array
+        try array.encode(ArrayChild(shelf: shelf))
+    }
+}
+
+/// An array of two values: the first keeps its container, the second opens a container of the
+/// other kind (or of the same kind) and writes through the kept one.
+private struct KeptAcrossSiblings: Encodable {
+    enum Kind { case keyedIntoArray, unkeyedIntoObject, keyedIntoObject, unkeyedIntoArray }
+    struct Element: Encodable {
+        let first: Bool
+        let kind: Kind
+        let shelf: Shelf
+        func encode(to encoder: any Encoder) throws {
+            let keptIsKeyed = kind == .keyedIntoArray || kind == .keyedIntoObject
+            let opensKeyed = first ? keptIsKeyed : (kind == .unkeyedIntoObject || kind == .keyedIntoObject)
+            if opensKeyed {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(first ? 0 : 1, forKey: Key("own"))
+                if first { shelf.keyed = container }
+            } else {
+                var array = encoder.unkeyedContainer()
+                try array.encode(first ? 0 : 1)
+                if first { shelf.unkeyed = array }
+            }
+            guard !first else { return }
+            if keptIsKeyed {
+                var kept = try #require(shelf.keyed)
+                try kept.encode(5, forKey: Key("late"))
+            } else {
+                var kept = try #require(shelf.unkeyed)
+                try kept.encode(5)
+            }
+        }
+    }
+    let kind: Kind
+    let shelf = Shelf()
+    func encode(to encoder: any Encoder) throws {
+        var array = encoder.unkeyedContainer()
+        try array.encode(Element(first: true, kind: kind, shelf: shelf))
+        try array.encode(Element(first: false, kind: kind, shelf: shelf))
+    }
+}
+
+/// `remaining` values, each inside the one before (made as they are encoded, so no deep value is kept).
+private struct Deep: Encodable {
+    enum Shape { case keyed, unkeyed, single, optional, array }
+    let remaining: Int
+    let shape: Shape
+    func encode(to encoder: any Encoder) throws {
+        let next = remaining > 1 ? Deep(remaining: remaining - 1, shape: shape) : nil
+        switch shape {
+        case .keyed:
+            var container = encoder.container(keyedBy: Key.self)
+            if let next { try container.encode(next, forKey: Key("next")) } else { try container.encode(0, forKey: Key("end")) }
+        case .unkeyed:
+            var array = encoder.unkeyedContainer()
+            if let next { try array.encode(next) }
+        case .single:
+            var single = encoder.singleValueContainer()
+            if let next { try single.encode(next) } else { try single.encode(0) }
+        case .optional:
+            var single = encoder.singleValueContainer()
+            try single.encode(next)
+        case .array:
+            var single = encoder.singleValueContainer()
+            try single.encode(next.map { [$0] } ?? [])
+        }
+    }
+}
+
+/// Hostile `Encodable` values through `BodyEncoder`: whatever they do with their encoders and
+/// containers, the bytes are valid JSON that says what the tree encoder says, or a clear error;
+/// nothing crashes.
+@Suite struct HostileEncodableTests {
+    /// The tree's bytes for `value`.
+    private func treeBytes<T: Encodable>(_ value: T) throws -> String {
+        let node = try box(value, state: EncodingState(), parent: nil, key: nil)
+        var writer = JSONWriter()
+        node.write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The streamed bytes, checked to be valid JSON.
+    private func streamed<T: Encodable>(_ value: T) throws -> String {
+        let bytes = try BodyEncoder().encodeJSON(value)
+        #expect(throws: Never.self, "valid JSON: \(String(decoding: bytes, as: UTF8.self))") {
+            try JSONReader().read(bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func aParentWrittenBeforeItsChildOpensAContainerGivesTheTreesJSON() throws {
+        #expect(try streamed(ParentBeforeChild()) == treeBytes(ParentBeforeChild()))
+        #expect(try streamed(ParentBeforeChild()) == #"{"b":2,"a":{"x":1}}"#)
+        #expect(try streamed(ParentBeforeWrappedChild()) == treeBytes(ParentBeforeWrappedChild()))
+        #expect(try streamed(ParentBeforeWrappedChild()) == #"{"b":2,"a":{"x":1},"list":["early",{"x":1}]}"#)
+    }
+
+    @Test(arguments: [KeptAcrossSiblings.Kind.keyedIntoArray, .unkeyedIntoObject])
+    fileprivate func aContainerKeptAndWrittenWhereTheOtherKindIsOpenGivesTheTreesJSON(kind: KeptAcrossSiblings.Kind)
+        throws
+    {
+        #expect(try streamed(KeptAcrossSiblings(kind: kind)) == treeBytes(KeptAcrossSiblings(kind: kind)))
+    }
+
+    /// The documented exception (`StreamSink.swift`): valid JSON, the late member in the sibling.
+    @Test func aContainerKeptAndWrittenWhileASiblingOfItsKindIsOpenWritesValidJSONIntoTheSibling() throws {
+        #expect(try streamed(KeptAcrossSiblings(kind: .keyedIntoObject)) == #"[{"own":0},{"own":1,"late":5}]"#)
+        #expect(try treeBytes(KeptAcrossSiblings(kind: .keyedIntoObject)) == #"[{"own":0,"late":5},{"own":1}]"#)
+        _ = try streamed(KeptAcrossSiblings(kind: .unkeyedIntoArray))
+    }
+
+    @Test(arguments: [Deep.Shape.keyed, .unkeyed, .single, .optional, .array])
+    fileprivate func valuesNestedUpToTheLimitEncodeAndDeeperOnesAreAnErrorWithThePath(shape: Deep.Shape) throws {
+        let limit = BodyEncoder.maxDepth
+        // `.array` nests two values a level (the element and its array), `.optional` too.
+        let perLevel = shape == .array || shape == .optional ? 2 : 1
+        let deepest = Deep(remaining: limit / perLevel, shape: shape)
+        let bytes = try BodyEncoder().encodeJSON(deepest)
+        #expect(try JSONReader(maxDepth: 4096).read(bytes) == JSONValue(foundation: BodyEncoder().encodeFoundationObject(deepest)))
+        for depth in [limit / perLevel + 1, 100_000] {
+            let deep = Deep(remaining: depth, shape: shape)
+            for encode in [
+                { _ = try BodyEncoder().encodeJSON(deep) },
+                { _ = try BodyEncoder().encodeFoundationObject(deep) },
+                { _ = try BodyEncoder().encodeJSONValue(deep) },
+            ] as [() throws -> Void] {
+                let error = #expect(throws: BodyEncodingError.self) { try encode() }
+                #expect(error?.reason == "cannot encode a value nested more than \(limit) levels deep")
+                if shape == .keyed {
+                    #expect(error?.path == "reply" + String(repeating: ".next", count: limit))
+                }
+            }
+        }
+    }
+
+    @Test func anArrayOfStringsAndAFloatCountAsTheTreeCountsThem() throws {
+        struct Leaf<T: Encodable>: Encodable {
+            let depth: Int
+            let leaf: T
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                if depth > 1 { try single.encode(Leaf(depth: depth - 1, leaf: leaf)) } else { try single.encode(leaf) }
+            }
+        }
+        let limit = BodyEncoder.maxDepth
+        #expect(try streamed(Leaf(depth: limit - 1, leaf: ["a"])) == #"["a"]"#)
+        #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeJSON(Leaf(depth: limit, leaf: ["a"])) }
+        #expect(try streamed(Leaf(depth: limit, leaf: Float(0.5))) == "0.5")
+        #expect(try treeBytes(Leaf(depth: limit, leaf: Float(0.5))) == "0.5")
+    }
+}
