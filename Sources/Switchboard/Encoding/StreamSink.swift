@@ -11,11 +11,12 @@ import Foundation
 // more than `BodyEncoder.maxDepth` deep, a question about the coding path) makes
 // the stream give up, and the value is encoded through the tree encoder (`box`),
 // which gives the same bytes or the error with its path. So the stream can only be
-// faster, never different, with one exception that is still valid JSON: a keyed
-// container a value keeps and writes through while another object of the same
-// kind of container at its depth is the innermost open one (a later sibling, say)
-// writes into that object, since the stream hands the same container out again
-// for it (`StreamKeyedMaker`); the tree writes into the object it was made for.
+// faster, never different, with one exception that is still valid JSON: a
+// container a value keeps and writes through while a later container of its kind
+// is the innermost open one at its depth (a sibling's, say) writes into that one,
+// as the stream's containers are their depth and kind (a keyed one is even handed
+// out again for the next value, `StreamKeyedMaker`); the tree writes into the one
+// it was made for.
 
 /// The stream gave up: encode through the tree instead.
 struct StreamFallback: Error {}
@@ -63,7 +64,8 @@ final class StreamSink {
     /// `-2` when none is open, `-1` while the innermost one waits for the value being written into
     /// it (``write(_:)``) to open its own container or write itself. A container writes only when
     /// this is its own number, so a container a value kept never writes into a container of the
-    /// other kind (a key into an array), nor between a key and its value.
+    /// other kind (a key into an array), nor between a key and its value; the nested containers
+    /// (which make the stream give up) have level `-2`, so they never write.
     @exclusivity(unchecked) private var writable = -2
     /// The number of values being written one inside another through their `encode(to:)` (or as
     /// arrays); past ``BodyEncoder/maxDepth`` the stream gives up and the tree reports the path.
@@ -72,6 +74,11 @@ final class StreamSink {
     /// their escaped texts are the same bytes (escaping is one-to-one), so no `String` is
     /// kept or compared.
     let keySpans = StreamStack<KeySpan>(capacity: 32)
+    /// The keys of the open objects with at least ``indexedKeys`` members (see ``StreamKeyIndex``).
+    let keyIndex = StreamKeyIndex()
+    /// The number of members from which an object's keys are found through ``keyIndex`` rather
+    /// than by a scan.
+    static let indexedKeys = 32
     /// An encoder whose value is done and that nothing else holds, for the next value
     /// (see ``write(_:)``); dropped when the encode is over.
     @exclusivity(unchecked) var spare: StreamEncoder?
@@ -93,6 +100,7 @@ final class StreamSink {
     func restart() {
         frames.removeAll(from: 0)
         keySpans.removeAll(from: 0)
+        keyIndex.removeAll()
         level = 0
         writable = -2
         depth = 0
@@ -182,8 +190,35 @@ final class StreamSink {
     @inline(__always)
     private func note(_ begin: Int, _ end: Int) throws {
         let bit = keyBit(begin, end)
+        let members = keySpans.count &- top.keyStart
+        if _slowPath(members >= StreamSink.indexedKeys) { return try noteIndexed(begin, end, members: members) }
         if top.keyBits & bit != 0, isRepeat(begin, end, from: top.keyStart) { throw giveUp() }
         top.keyBits |= bit
+        keySpans.append(KeySpan(begin: begin, end: end))
+    }
+
+    /// ``note(_:_:)`` for an object with `members` keys, at least ``indexedKeys``: found through
+    /// ``keyIndex`` (which gets the object's first keys when `members` is exactly that).
+    private func noteIndexed(_ begin: Int, _ end: Int, members: Int) throws {
+        let base = writer.storage.base
+        if members == StreamSink.indexedKeys {
+            for position in top.keyStart..<keySpans.count {
+                let span = keySpans[position]
+                let bytes = UnsafeRawBufferPointer(start: base + span.begin, count: span.end &- span.begin)
+                keyIndex.insert(position: position, hash: StreamKeyIndex.hash(bytes))
+            }
+        }
+        let length = end &- begin
+        let hash = StreamKeyIndex.hash(UnsafeRawBufferPointer(start: base + begin, count: length))
+        let start = top.keyStart
+        let spans = keySpans
+        let repeated = keyIndex.contains(hash: hash) { position in
+            guard position >= start, position < spans.count else { return false }
+            let other = spans[position]
+            return other.end &- other.begin == length && memcmp(base + other.begin, base + begin, length) == 0
+        }
+        if repeated { throw giveUp() }
+        keyIndex.insert(position: keySpans.count, hash: hash)
         keySpans.append(KeySpan(begin: begin, end: end))
     }
 

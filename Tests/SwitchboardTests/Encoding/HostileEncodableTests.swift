@@ -215,3 +215,57 @@ private struct Deep: Encodable {
         #expect(try treeBytes(Leaf(depth: limit, leaf: Float(0.5))) == "0.5")
     }
 }
+
+/// Objects with many members: repeats are found through the sink's key index, whatever objects
+/// came and went before at the same positions, and the bytes are the tree's.
+@Suite struct LargeObjectKeyTests {
+    /// Members named by `keys`, in order, then a nested object of the members of `nested`.
+    private struct Members: Encodable {
+        let keys: [String]
+        var nested: [Members] = []
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (index, key) in keys.enumerated() { try container.encode(index, forKey: Key(key)) }
+            for (index, inner) in nested.enumerated() { try container.encode(inner, forKey: Key("nested\(index)")) }
+        }
+    }
+
+    private func treeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let node = try box(value, state: EncodingState(), parent: nil, key: nil)
+        var writer = JSONWriter()
+        node.write(to: &writer)
+        return writer.bytes
+    }
+
+    @Test func repeatsInLargeObjectsAreFoundAndNothingElseIs() throws {
+        let many = (0..<300).map { "key\($0)" }
+        var cases: [Members] = [
+            Members(keys: many),
+            Members(keys: many + ["key0"]),
+            Members(keys: many + ["key299"]),
+            Members(keys: Array(many.prefix(31)) + ["key5"]),
+            Members(keys: Array(many.prefix(32)) + ["key5"]),
+            Members(keys: Array(many.prefix(33)) + ["key32"]),
+            // Keys alike in length and ends, and escaped keys.
+            Members(keys: many.map { $0 + "\"" } + (0..<300).map { "kex\($0)\"" }),
+        ]
+        // A large nested object closed, then its outer object given the same keys at the same positions.
+        let inner = Members(keys: (0..<100).map { "inner\($0)" })
+        cases.append(Members(keys: [], nested: [inner, Members(keys: (0..<100).map { "inner\($0)" } + ["inner7"])]))
+        cases.append(Members(keys: Array(many.prefix(40)), nested: [inner, inner]))
+        let late = Members(keys: (0..<50).map { "inner\($0)" })
+        cases.append(Members(keys: Array(many.prefix(40)), nested: [late, Members(keys: ["key1"], nested: [inner])]))
+        for value in cases {
+            #expect(try BodyEncoder().encodeJSON(value) == treeBytes(value), "\(value.keys.count) keys")
+        }
+        // In an array, each element's keys are its own.
+        let elements = [Members(keys: many), Members(keys: many), Members(keys: many + ["key1"])]
+        #expect(try BodyEncoder().encodeJSON(elements) == treeBytes(elements))
+    }
+
+    @Test func aDictionaryOfAHundredThousandEntriesEncodesAsTheTreeDoes() throws {
+        var dictionary: [String: Int] = [:]
+        for index in 0..<100_000 { dictionary["entry\(index)"] = index }
+        #expect(try BodyEncoder().encodeJSON(dictionary) == treeBytes(dictionary))
+    }
+}
