@@ -30,10 +30,14 @@ public struct BodyEncoder: Sendable {
     /// The deepest nesting of values encoded: a value counts when it is encoded through its
     /// `encode(to:)` (every struct, enum, class, `Optional`, `Array` and `Dictionary`), not
     /// when it is a `String`, `Bool`, `Int`, `Double`, `Float`, `Date`, `URL`, `Decimal`, `Data`
-    /// or ``JSONValue`` (written without recursion into user code). A value nested deeper makes
+    /// or ``JSONValue`` (written without recursion into user code). A value nested deeper, or a
+    /// nested container or super encoder more than this many keys and indices from the top, makes
     /// the encode fail with ``BodyEncodingError``
     /// `reply.next.next…: cannot encode a value nested more than 512 levels deep`.
     public static let maxDepth = 512
+
+    /// The reason given for a value nested deeper than ``maxDepth``.
+    static let tooDeep = "cannot encode a value nested more than \(maxDepth) levels deep"
 
 
     /// The name the coding path starts with in error messages (`reply` by default).
@@ -207,10 +211,13 @@ struct PathedEncodingError: Error {
 final class PathNode {
     let parent: PathNode?
     let key: any CodingKey
+    /// The number of keys on the path (this one's included).
+    let depth: Int
 
     init(parent: PathNode?, key: any CodingKey) {
         self.parent = parent
         self.key = key
+        self.depth = (parent?.depth ?? 0) &+ 1
     }
 
     static func keys(_ node: PathNode?) -> [any CodingKey] {
@@ -259,6 +266,19 @@ final class EncodingState {
         if failure == nil {
             failure = PathedEncodingError(path: PathNode.segments(path), reason: reason)
         }
+    }
+
+    /// The path of a container or super encoder nested at `key` in the one at `path`; `nil`, with
+    /// the failure recorded, when it would be more than ``BodyEncoder/maxDepth`` keys deep. The
+    /// caller then hands out one writing into a node of its own, outside the tree, on the same
+    /// path: a loop of nested containers (no recursion into `encode(to:)`, which `box` counts)
+    /// cannot build a tree or a path that overflows the stack when written or destroyed.
+    func nestedPath(_ path: PathNode?, _ key: any CodingKey) -> PathNode? {
+        guard (path?.depth ?? 0) < BodyEncoder.maxDepth else {
+            record(BodyEncoder.tooDeep, at: PathNode(parent: path, key: key))
+            return nil
+        }
+        return PathNode(parent: path, key: key)
     }
 }
 
@@ -488,9 +508,7 @@ func box<T: Encodable>(
     let path = key.map { PathNode(parent: parent, key: $0) } ?? parent
     // Counted as the stream counts (`StreamSink.write(_:)`), so both stop at the same value.
     guard state.depth < BodyEncoder.maxDepth else {
-        throw PathedEncodingError(
-            path: PathNode.segments(path),
-            reason: "cannot encode a value nested more than \(BodyEncoder.maxDepth) levels deep")
+        throw PathedEncodingError(path: PathNode.segments(path), reason: BodyEncoder.tooDeep)
     }
     state.depth += 1
     defer { state.depth -= 1 }

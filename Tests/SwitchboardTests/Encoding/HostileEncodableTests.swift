@@ -269,3 +269,66 @@ private struct Deep: Encodable {
         #expect(try BodyEncoder().encodeJSON(dictionary) == treeBytes(dictionary))
     }
 }
+
+/// A value that nests containers or super encoders in a loop, `count` deep, without recursion.
+private struct NestingLoop: Encodable {
+    enum Way: CaseIterable { case keyed, unkeyed, keyedInUnkeyed, superEncoder, unkeyedSuperEncoder }
+    let way: Way
+    let count: Int
+    func encode(to encoder: any Encoder) throws {
+        switch way {
+        case .keyed:
+            var container = encoder.container(keyedBy: Key.self)
+            for _ in 0..<count { container = container.nestedContainer(keyedBy: Key.self, forKey: Key("n")) }
+            try container.encode(true, forKey: Key("end"))
+        case .unkeyed:
+            var array = encoder.unkeyedContainer()
+            for _ in 0..<count { array = array.nestedUnkeyedContainer() }
+            try array.encode(true)
+        case .keyedInUnkeyed:
+            var array = encoder.unkeyedContainer()
+            for _ in 0..<count {
+                var object = array.nestedContainer(keyedBy: Key.self)
+                array = object.nestedUnkeyedContainer(forKey: Key("a"))
+            }
+        case .superEncoder:
+            var inner: any Encoder = encoder
+            for _ in 0..<count {
+                var container = inner.container(keyedBy: Key.self)
+                inner = container.superEncoder()
+            }
+        case .unkeyedSuperEncoder:
+            var inner: any Encoder = encoder
+            for _ in 0..<count {
+                var array = inner.unkeyedContainer()
+                inner = array.superEncoder()
+            }
+        }
+    }
+}
+
+/// Containers nested in a loop (no recursion into `encode(to:)`) stop at the same depth.
+@Suite struct NestedContainerDepthTests {
+    @Test(arguments: NestingLoop.Way.allCases)
+    fileprivate func containersNestedInALoopPastTheLimitAreAnErrorNotADeepTree(way: NestingLoop.Way) throws {
+        let limit = BodyEncoder.maxDepth
+        // `.keyedInUnkeyed` nests two containers a turn.
+        let turns = way == .keyedInUnkeyed ? limit / 2 : limit
+        let fits = NestingLoop(way: way, count: turns)
+        let bytes = try BodyEncoder().encodeJSON(fits)
+        let tree = try BodyEncoder().encodeFoundationObject(fits)
+        #expect(try JSONReader(maxDepth: 4096).read(bytes) == JSONValue(foundation: tree, maxDepth: 4096))
+        for count in [turns + 1, 100_000] {
+            let deep = NestingLoop(way: way, count: count)
+            for encode in [
+                { _ = try BodyEncoder().encodeJSON(deep) },
+                { _ = try BodyEncoder().encodeFoundationObject(deep) },
+                { _ = try BodyEncoder().encodeJSONValue(deep) },
+            ] as [() throws -> Void] {
+                let error = #expect(throws: BodyEncodingError.self) { try encode() }
+                #expect(error?.reason == "cannot encode a value nested more than \(limit) levels deep")
+                if way == .keyed { #expect(error?.path == "reply" + String(repeating: ".n", count: limit + 1)) }
+            }
+        }
+    }
+}
