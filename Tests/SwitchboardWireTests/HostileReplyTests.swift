@@ -95,7 +95,8 @@ private struct PlainRequest: Request {
             var session = WireSession(router: router)
             var lines: [String] = []
             for (number, name) in ["parentFirst", "plain", "deep", "plain", "throwsLate", "plain"].enumerated() {
-                let outcome = session.process(line: Array(#"{"name":"\#(name)"}"#.utf8), number: number + 1, source: nil)
+                let outcome = session.process(
+                    line: Array(#"{"name":"\#(name)"}"#.utf8), number: number + 1, source: nil)
                 lines.append(outcome?.jsonLine ?? "")
             }
             return lines

@@ -39,7 +39,6 @@ public struct BodyEncoder: Sendable {
     /// The reason given for a value nested deeper than ``maxDepth``.
     static let tooDeep = "cannot encode a value nested more than \(maxDepth) levels deep"
 
-
     /// The name the coding path starts with in error messages (`reply` by default).
     public var rootName: String
 

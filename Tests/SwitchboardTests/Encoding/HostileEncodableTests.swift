@@ -116,7 +116,11 @@ private struct Deep: Encodable {
         switch shape {
         case .keyed:
             var container = encoder.container(keyedBy: Key.self)
-            if let next { try container.encode(next, forKey: Key("next")) } else { try container.encode(0, forKey: Key("end")) }
+            if let next {
+                try container.encode(next, forKey: Key("next"))
+            } else {
+                try container.encode(0, forKey: Key("end"))
+            }
         case .unkeyed:
             var array = encoder.unkeyedContainer()
             if let next { try array.encode(next) }
@@ -182,7 +186,9 @@ private struct Deep: Encodable {
         let perLevel = shape == .array || shape == .optional ? 2 : 1
         let deepest = Deep(remaining: limit / perLevel, shape: shape)
         let bytes = try BodyEncoder().encodeJSON(deepest)
-        #expect(try JSONReader(maxDepth: 4096).read(bytes) == JSONValue(foundation: BodyEncoder().encodeFoundationObject(deepest)))
+        #expect(
+            try JSONReader(maxDepth: 4096).read(bytes)
+                == JSONValue(foundation: BodyEncoder().encodeFoundationObject(deepest)))
         for depth in [limit / perLevel + 1, 100_000] {
             let deep = Deep(remaining: depth, shape: shape)
             for encode in [
