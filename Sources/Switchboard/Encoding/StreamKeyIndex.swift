@@ -1,12 +1,11 @@
-/// The keys of a stream's objects with many members (``StreamSink``), by a hash of their escaped
-/// bytes: whether a key repeats one of them is then found in about the same time for the
-/// hundred-thousandth key as for the tenth, where a scan of all the object's keys made a large
-/// object (a `[String: T]` of 100,000 entries) take quadratic time.
+/// The keys of one of a stream's open objects with many members (``StreamSink``), by a hash of
+/// their escaped bytes: whether a key repeats one of them is then found in about the same time
+/// for the hundred-thousandth key as for the tenth, where a scan of all the object's keys made a
+/// large object (a `[String: T]` of 100,000 entries) take quadratic time.
 ///
-/// An entry is a position in the sink's key spans, which later objects reuse once an object is
-/// closed; entries are not removed before the encode is over (``removeAll()``). So a match counts
-/// only when the caller finds the position within the innermost object and its bytes the same as
-/// the new key's: an entry left by a closed object is then either a real repeat or no match.
+/// An entry is a position in the sink's key spans; a match counts only when the caller finds the
+/// bytes there the same as the new key's (hashes collide). Emptied when its object closes
+/// (``removeAll()``), so it holds no more than the keys of that object.
 final class StreamKeyIndex {
     /// Open addressing, linear probing: each slot a span position plus one (`0` when empty).
     private var positions: [Int] = []
@@ -15,7 +14,7 @@ final class StreamKeyIndex {
     /// The number of slots in use.
     private var used = 0
 
-    /// Forgets every entry (an encode is over); a large table is let go.
+    /// Forgets every entry (its object is closed); a large table is let go.
     func removeAll() {
         guard used > 0 else { return }
         if positions.count > 4096 {

@@ -74,9 +74,12 @@ final class StreamSink {
     /// their escaped texts are the same bytes (escaping is one-to-one), so no `String` is
     /// kept or compared.
     let keySpans = StreamStack<KeySpan>(capacity: 32)
-    /// The keys of the open objects with at least ``indexedKeys`` members (see ``StreamKeyIndex``).
-    let keyIndex = StreamKeyIndex()
-    /// The number of members from which an object's keys are found through ``keyIndex`` rather
+    /// The keys of each open object with more than ``indexedKeys`` members, outermost first, in
+    /// the first ``openKeyIndexes`` (see ``StreamKeyIndex``); the others are kept for reuse.
+    private var keyIndexes: [StreamKeyIndex] = []
+    /// The number of open objects with more than ``indexedKeys`` members.
+    @exclusivity(unchecked) private var openKeyIndexes = 0
+    /// The number of members past which an object's keys are found through its key index rather
     /// than by a scan.
     static let indexedKeys = 32
     /// An encoder whose value is done and that nothing else holds, for the next value
@@ -100,7 +103,7 @@ final class StreamSink {
     func restart() {
         frames.removeAll(from: 0)
         keySpans.removeAll(from: 0)
-        keyIndex.removeAll()
+        while openKeyIndexes > 0 { closeKeyIndex() }
         level = 0
         writable = -2
         depth = 0
@@ -130,6 +133,7 @@ final class StreamSink {
     func close(to level: Int) {
         while self.level > level {
             if top.isObject { writer.endObject() } else { writer.endArray() }
+            if _slowPath(keySpans.count &- top.keyStart > StreamSink.indexedKeys) { closeKeyIndex() }
             keySpans.removeAll(from: top.keyStart)
             top = frames.removeLast()
             self.level &-= 1
@@ -197,11 +201,20 @@ final class StreamSink {
         keySpans.append(KeySpan(begin: begin, end: end))
     }
 
+    /// Empties and lets go the key index of the innermost object that has one (it is closed).
+    private func closeKeyIndex() {
+        openKeyIndexes &-= 1
+        keyIndexes[openKeyIndexes].removeAll()
+    }
+
     /// ``note(_:_:)`` for an object with `members` keys, at least ``indexedKeys``: found through
-    /// ``keyIndex`` (which gets the object's first keys when `members` is exactly that).
+    /// its key index (made, with the object's first keys, when `members` is exactly that).
     private func noteIndexed(_ begin: Int, _ end: Int, members: Int) throws {
         let base = writer.storage.base
         if members == StreamSink.indexedKeys {
+            if openKeyIndexes == keyIndexes.count { keyIndexes.append(StreamKeyIndex()) }
+            openKeyIndexes &+= 1
+            let keyIndex = keyIndexes[openKeyIndexes &- 1]
             for position in top.keyStart..<keySpans.count {
                 let span = keySpans[position]
                 let bytes = UnsafeRawBufferPointer(start: base + span.begin, count: span.end &- span.begin)
@@ -212,6 +225,7 @@ final class StreamSink {
         let hash = StreamKeyIndex.hash(UnsafeRawBufferPointer(start: base + begin, count: length))
         let start = top.keyStart
         let spans = keySpans
+        let keyIndex = keyIndexes[openKeyIndexes &- 1]
         let repeated = keyIndex.contains(hash: hash) { position in
             guard position >= start, position < spans.count else { return false }
             let other = spans[position]

@@ -229,10 +229,13 @@ private struct Deep: Encodable {
     private struct Members: Encodable {
         let keys: [String]
         var nested: [Members] = []
+        /// Members written after the nested objects.
+        var after: [String] = []
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             for (index, key) in keys.enumerated() { try container.encode(index, forKey: Key(key)) }
             for (index, inner) in nested.enumerated() { try container.encode(inner, forKey: Key("nested\(index)")) }
+            for key in after { try container.encode(true, forKey: Key(key)) }
         }
     }
 
@@ -261,12 +264,33 @@ private struct Deep: Encodable {
         cases.append(Members(keys: Array(many.prefix(40)), nested: [inner, inner]))
         let late = Members(keys: (0..<50).map { "inner\($0)" })
         cases.append(Members(keys: Array(many.prefix(40)), nested: [late, Members(keys: ["key1"], nested: [inner])]))
+        // Large objects inside a large object, then the outer one's keys again (its index outlives theirs).
+        let outer = Array(many.prefix(50))
+        cases.append(Members(keys: outer, nested: [inner, inner], after: ["key49"]))
+        cases.append(Members(keys: outer, nested: [inner, inner], after: ["inner3", "key50", "key7"]))
+        cases.append(
+            Members(keys: outer, nested: [Members(keys: outer, nested: [inner], after: ["key3"])], after: ["k"]))
         for value in cases {
             #expect(try BodyEncoder().encodeJSON(value) == treeBytes(value), "\(value.keys.count) keys")
         }
         // In an array, each element's keys are its own.
         let elements = [Members(keys: many), Members(keys: many), Members(keys: many + ["key1"])]
         #expect(try BodyEncoder().encodeJSON(elements) == treeBytes(elements))
+        // Without a repeat, the stream never gives up (a key taken for a repeat would make it).
+        let sink = StreamSink()
+        let unique = [
+            Members(keys: many), Members(keys: many.map { $0 + "\"" } + (0..<300).map { "kex\($0)\"" }),
+            Members(keys: outer, nested: [inner, inner], after: ["inner3", "key50"]),
+            Members(keys: outer, nested: [Members(keys: outer, nested: [inner], after: ["key50"])], after: ["k"]),
+        ]
+        for value in [unique, unique + unique] {
+            sink.restart()
+            sink.writer.reset()
+            try sink.write(value)
+            #expect(!sink.failed)
+            sink.finish()
+            #expect(sink.writer.bytes == (try treeBytes(value)))
+        }
     }
 
     @Test func aDictionaryOfAHundredThousandEntriesEncodesAsTheTreeDoes() throws {
