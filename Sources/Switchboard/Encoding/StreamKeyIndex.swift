@@ -13,6 +13,8 @@ final class StreamKeyIndex {
     private var hashes: [Int] = []
     /// The number of slots in use.
     private var used = 0
+    /// Where its object's keys begin in the sink's key spans.
+    var keyStart = 0
 
     /// Forgets every entry (its object is closed); a large table is let go.
     func removeAll() {

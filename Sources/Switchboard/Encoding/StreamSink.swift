@@ -79,6 +79,10 @@ final class StreamSink {
     private var keyIndexes: [StreamKeyIndex] = []
     /// The number of open objects with more than ``indexedKeys`` members.
     @exclusivity(unchecked) private var openKeyIndexes = 0
+    /// Where the keys of the innermost of them begin in ``keySpans`` (`-1` when there is none):
+    /// no other open container begins there (it has at least ``indexedKeys`` keys before any
+    /// container inside it), so a container that closes with this start closes that index.
+    @exclusivity(unchecked) private var indexedKeyStart = -1
     /// The number of members past which an object's keys are found through its key index rather
     /// than by a scan.
     static let indexedKeys = 32
@@ -133,7 +137,7 @@ final class StreamSink {
     func close(to level: Int) {
         while self.level > level {
             if top.isObject { writer.endObject() } else { writer.endArray() }
-            if _slowPath(keySpans.count &- top.keyStart > StreamSink.indexedKeys) { closeKeyIndex() }
+            if _slowPath(top.keyStart == indexedKeyStart) { closeKeyIndex() }
             keySpans.removeAll(from: top.keyStart)
             top = frames.removeLast()
             self.level &-= 1
@@ -202,9 +206,11 @@ final class StreamSink {
     }
 
     /// Empties and lets go the key index of the innermost object that has one (it is closed).
+    @inline(never)
     private func closeKeyIndex() {
         openKeyIndexes &-= 1
         keyIndexes[openKeyIndexes].removeAll()
+        indexedKeyStart = openKeyIndexes > 0 ? keyIndexes[openKeyIndexes &- 1].keyStart : -1
     }
 
     /// ``note(_:_:)`` for an object with `members` keys, at least ``indexedKeys``: found through
@@ -215,6 +221,8 @@ final class StreamSink {
             if openKeyIndexes == keyIndexes.count { keyIndexes.append(StreamKeyIndex()) }
             openKeyIndexes &+= 1
             let keyIndex = keyIndexes[openKeyIndexes &- 1]
+            keyIndex.keyStart = top.keyStart
+            indexedKeyStart = top.keyStart
             for position in top.keyStart..<keySpans.count {
                 let span = keySpans[position]
                 let bytes = UnsafeRawBufferPointer(start: base + span.begin, count: span.end &- span.begin)

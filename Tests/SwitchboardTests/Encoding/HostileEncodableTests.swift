@@ -362,3 +362,64 @@ private struct NestingLoop: Encodable {
         }
     }
 }
+
+/// Encoders and containers a value keeps, used on another thread once their encode is over while
+/// the first thread goes on encoding into the same writer: they write nowhere, and share nothing
+/// with the encodes that follow (the writer keeps no sink something else holds).
+@Suite struct KeptEncoderThreadTests {
+    private final class Keeper: Encodable, @unchecked Sendable {
+        var encoder: (any Encoder)?
+        var keyed: KeyedEncodingContainer<Key>?
+        var unkeyed: (any UnkeyedEncodingContainer)?
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key("a"))
+            var list = container.nestedUnkeyedContainer(forKey: Key("b"))
+            try list.encode(2)
+            self.encoder = encoder
+            keyed = container
+            unkeyed = list
+        }
+    }
+
+    private struct Plain: Encodable {
+        let round: Int
+        let items: [String: [Int]]
+    }
+
+    @Test func keptEncodersUsedOnAnotherThreadAfterTheEncodeChangeNothing() throws {
+        let keeper = Keeper()
+        var writer = JSONWriter()
+        try BodyEncoder().encodeJSON([keeper], into: &writer)
+        let first = writer.bytes
+        #expect(String(decoding: first, as: UTF8.self) == #"[{"a":1,"b":[2]}]"#)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for round in 0..<2_000 {
+                var keyed = keeper.keyed
+                try? keyed?.encode(round, forKey: Key("late\(round)"))
+                try? keyed?.encode(Plain(round: round, items: ["x": [round]]), forKey: Key("value"))
+                var unkeyed = keeper.unkeyed
+                try? unkeyed?.encode("late")
+                if let encoder = keeper.encoder {
+                    var single = encoder.singleValueContainer()
+                    try? single.encode(round)
+                    var again = encoder.container(keyedBy: Key.self)
+                    try? again.encode(true, forKey: Key("again"))
+                }
+            }
+            done.signal()
+        }
+        thread.start()
+        var expected = first
+        for round in 0..<2_000 {
+            writer.writeNewline()
+            expected.append(0x0A)
+            let value = Plain(round: round, items: ["k": [round, round + 1]])
+            try BodyEncoder().encodeJSON(value, into: &writer)
+            expected += Array(#"{"round":\#(round),"items":{"k":[\#(round),\#(round + 1)]}}"#.utf8)
+        }
+        done.wait()
+        #expect(writer.bytes == expected)
+    }
+}
