@@ -82,7 +82,8 @@ public struct WireOutcome: Sendable, Hashable {
     public var name: String?
     /// What happened.
     public var kind: WireOutcomeKind
-    /// The reply's JSON text, for `replied`.
+    /// The reply's JSON text, for `replied`: one JSON value, which ``write(to:)`` copies verbatim
+    /// (the session's own outcomes hold what `BodyEncoder` wrote, always valid JSON).
     public var replyJSON: [UInt8]?
     /// The error, for `failed`, `invalid`, `malformed` and `rejected`.
     public var error: WireError?

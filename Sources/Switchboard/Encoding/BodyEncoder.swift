@@ -23,7 +23,22 @@ import Foundation
 ///   `reply.totals.price: cannot encode non-finite number nan`. Misuse that
 ///   makes `JSONEncoder` trap (two values in one single-value container, a
 ///   keyed container after an unkeyed one) is an error too, never a crash.
+/// - Values nested more than ``maxDepth`` (512) deep, each inside the one before
+///   through its `encode(to:)` (a recursive type, say), are an error naming the
+///   path rather than a stack overflow.
 public struct BodyEncoder: Sendable {
+    /// The deepest nesting of values encoded: a value counts when it is encoded through its
+    /// `encode(to:)` (every struct, enum, class, `Optional`, `Array` and `Dictionary`), not
+    /// when it is a `String`, `Bool`, `Int`, `Double`, `Float`, `Date`, `URL`, `Decimal`, `Data`
+    /// or ``JSONValue`` (written without recursion into user code). A value nested deeper, or a
+    /// nested container or super encoder more than this many keys and indices from the top, makes
+    /// the encode fail with ``BodyEncodingError``
+    /// `reply.next.next…: cannot encode a value nested more than 512 levels deep`.
+    public static let maxDepth = 512
+
+    /// The reason given for a value nested deeper than ``maxDepth``.
+    static let tooDeep = "cannot encode a value nested more than \(maxDepth) levels deep"
+
     /// The name the coding path starts with in error messages (`reply` by default).
     public var rootName: String
 
@@ -195,10 +210,13 @@ struct PathedEncodingError: Error {
 final class PathNode {
     let parent: PathNode?
     let key: any CodingKey
+    /// The number of keys on the path (this one's included).
+    let depth: Int
 
     init(parent: PathNode?, key: any CodingKey) {
         self.parent = parent
         self.key = key
+        self.depth = (parent?.depth ?? 0) &+ 1
     }
 
     static func keys(_ node: PathNode?) -> [any CodingKey] {
@@ -240,11 +258,26 @@ struct SuperKey: CodingKey {
 /// Errors recorded where the `Encoder` API cannot throw (asking for a second kind of container).
 final class EncodingState {
     var failure: PathedEncodingError?
+    /// The number of values being boxed one inside another (see ``BodyEncoder/maxDepth``).
+    var depth = 0
 
     func record(_ reason: String, at path: PathNode?) {
         if failure == nil {
             failure = PathedEncodingError(path: PathNode.segments(path), reason: reason)
         }
+    }
+
+    /// The path of a container or super encoder nested at `key` in the one at `path`; `nil`, with
+    /// the failure recorded, when it would be more than ``BodyEncoder/maxDepth`` keys deep. The
+    /// caller then hands out one writing into a node of its own, outside the tree, on the same
+    /// path: a loop of nested containers (no recursion into `encode(to:)`, which `box` counts)
+    /// cannot build a tree or a path that overflows the stack when written or destroyed.
+    func nestedPath(_ path: PathNode?, _ key: any CodingKey) -> PathNode? {
+        guard (path?.depth ?? 0) < BodyEncoder.maxDepth else {
+            record(BodyEncoder.tooDeep, at: PathNode(parent: path, key: key))
+            return nil
+        }
+        return PathNode(parent: path, key: key)
     }
 }
 
@@ -462,6 +495,7 @@ func box<T: Encodable>(
     if type == String.self, let string = value as? String { return .string(string) }
     if type == Int.self, let integer = value as? Int { return .int(Int64(integer)) }
     if type == Double.self, let double = value as? Double { return try boxDouble(double, parent: parent, key: key) }
+    if type == Float.self, let float = value as? Float { return try boxFloat(float, parent: parent, key: key) }
     if type == Bool.self, let flag = value as? Bool { return .bool(flag) }
     if type == JSONValue.self, let json = value as? JSONValue { return .json(json) }
     if type == Date.self, let date = value as? Date { return try boxDate(date, parent: parent, key: key) }
@@ -471,6 +505,12 @@ func box<T: Encodable>(
     }
     if type == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
     let path = key.map { PathNode(parent: parent, key: $0) } ?? parent
+    // Counted as the stream counts (`StreamSink.write(_:)`), so both stop at the same value.
+    guard state.depth < BodyEncoder.maxDepth else {
+        throw PathedEncodingError(path: PathNode.segments(path), reason: BodyEncoder.tooDeep)
+    }
+    state.depth += 1
+    defer { state.depth -= 1 }
     let encoder = NodeEncoder(state: state, path: path)
     do {
         try value.encode(to: encoder)

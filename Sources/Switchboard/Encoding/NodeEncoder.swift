@@ -135,15 +135,20 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectNode()
+        guard let nestedPath = state.nestedPath(path, key) else {
+            return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
+        }
         object.set(.object(nested), forKey: key.stringValue)
-        return KeyedEncodingContainer(
-            NodeKeyedContainer<NestedKey>(state: state, path: PathNode(parent: path, key: key), object: nested))
+        return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = ArrayNode()
+        guard let nestedPath = state.nestedPath(path, key) else {
+            return NodeUnkeyedContainer(state: state, path: path, array: nested)
+        }
         object.set(.array(nested), forKey: key.stringValue)
-        return NodeUnkeyedContainer(state: state, path: PathNode(parent: path, key: key), array: nested)
+        return NodeUnkeyedContainer(state: state, path: nestedPath, array: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -155,7 +160,8 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func superEncoder(key: any CodingKey) -> any Encoder {
-        let encoder = NodeEncoder(state: state, path: PathNode(parent: path, key: key))
+        guard let nestedPath = state.nestedPath(path, key) else { return NodeEncoder(state: state, path: path) }
+        let encoder = NodeEncoder(state: state, path: nestedPath)
         object.set(.deferred(encoder), forKey: key.stringValue)
         return encoder
     }
@@ -199,21 +205,25 @@ struct NodeUnkeyedContainer: UnkeyedEncodingContainer {
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectNode()
-        let key = nextKey
+        guard let nestedPath = state.nestedPath(path, nextKey) else {
+            return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
+        }
         array.elements.append(.object(nested))
-        return KeyedEncodingContainer(
-            NodeKeyedContainer<NestedKey>(state: state, path: PathNode(parent: path, key: key), object: nested))
+        return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArrayNode()
-        let key = nextKey
+        guard let nestedPath = state.nestedPath(path, nextKey) else {
+            return NodeUnkeyedContainer(state: state, path: path, array: nested)
+        }
         array.elements.append(.array(nested))
-        return NodeUnkeyedContainer(state: state, path: PathNode(parent: path, key: key), array: nested)
+        return NodeUnkeyedContainer(state: state, path: nestedPath, array: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let encoder = NodeEncoder(state: state, path: PathNode(parent: path, key: nextKey))
+        guard let nestedPath = state.nestedPath(path, nextKey) else { return NodeEncoder(state: state, path: path) }
+        let encoder = NodeEncoder(state: state, path: nestedPath)
         array.elements.append(.deferred(encoder))
         return encoder
     }

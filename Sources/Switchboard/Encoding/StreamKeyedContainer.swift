@@ -161,12 +161,12 @@ struct StreamKeyedContainer<Key: CodingKey>: StreamKeyedMaking {
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         sink.failed = true
-        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(sink: sink, level: -1))
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(sink: sink, level: -2))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         sink.failed = true
-        return StreamUnkeyedContainer(sink: sink, level: -1)
+        return StreamUnkeyedContainer(sink: sink, level: -2)
     }
 
     mutating func superEncoder() -> any Encoder {

@@ -4,11 +4,19 @@ import Foundation
 // while `encode(to:)` runs, with no tree in between. It follows the usual way
 // of encoding (what synthesised conformances do): containers used one after
 // the other, each finished before its parent goes on. Anything else (a second
-// container from one encoder, a parent used while a child is open, a key
-// encoded twice, nested containers and super encoders, a value that cannot be
-// encoded, a question about the coding path) makes the stream give up, and the
-// value is encoded through the tree encoder (`box`), which gives the same bytes
-// or the error with its path. So the stream can only be faster, never different.
+// container from one encoder, a parent used while a child is open or while the
+// value it is writing has not opened its own, a container kept by a value and
+// used where a container of the other kind is open, a key encoded twice, nested
+// containers and super encoders, a value that cannot be encoded, values nested
+// more than `BodyEncoder.maxDepth` deep, a question about the coding path) makes
+// the stream give up, and the value is encoded through the tree encoder (`box`),
+// which gives the same bytes or the error with its path. So the stream can only be
+// faster, never different, with one exception that is still valid JSON: a
+// container a value keeps and writes through while a later container of its kind
+// is the innermost open one at its depth (a sibling's, say) writes into that one,
+// as the stream's containers are their depth and kind (a keyed one is even handed
+// out again for the next value, `StreamKeyedMaker`); the tree writes into the one
+// it was made for.
 
 /// The stream gave up: encode through the tree instead.
 struct StreamFallback: Error {}
@@ -51,10 +59,33 @@ final class StreamSink {
     @exclusivity(unchecked) private var top = Frame(isObject: false, keyStart: 0, keyBits: 0)
     /// The number of open containers.
     @exclusivity(unchecked) private(set) var level = 0
+    /// Which container may write now: `2 * n + 1` for an object, `2 * n` for an array, where `n`
+    /// is the number of containers open below it (a container's `level`); negative when none may:
+    /// `-2` when none is open, `-1` while the innermost one waits for the value being written into
+    /// it (``write(_:)``) to open its own container or write itself. A container writes only when
+    /// this is its own number, so a container a value kept never writes into a container of the
+    /// other kind (a key into an array), nor between a key and its value; the nested containers
+    /// (which make the stream give up) have level `-2`, so they never write.
+    @exclusivity(unchecked) private var writable = -2
+    /// The number of values being written one inside another through their `encode(to:)` (or as
+    /// arrays); past ``BodyEncoder/maxDepth`` the stream gives up and the tree reports the path.
+    @exclusivity(unchecked) private var depth = 0
     /// The keys written into the open objects, in order. A key repeats another exactly when
     /// their escaped texts are the same bytes (escaping is one-to-one), so no `String` is
     /// kept or compared.
     let keySpans = StreamStack<KeySpan>(capacity: 32)
+    /// The keys of each open object with more than ``indexedKeys`` members, outermost first, in
+    /// the first ``openKeyIndexes`` (see ``StreamKeyIndex``); the others are kept for reuse.
+    private var keyIndexes: [StreamKeyIndex] = []
+    /// The number of open objects with more than ``indexedKeys`` members.
+    @exclusivity(unchecked) private var openKeyIndexes = 0
+    /// Where the keys of the innermost of them begin in ``keySpans`` (`-1` when there is none):
+    /// no other open container begins there (it has at least ``indexedKeys`` keys before any
+    /// container inside it), so a container that closes with this start closes that index.
+    @exclusivity(unchecked) private var indexedKeyStart = -1
+    /// The number of members past which an object's keys are found through its key index rather
+    /// than by a scan.
+    static let indexedKeys = 32
     /// An encoder whose value is done and that nothing else holds, for the next value
     /// (see ``write(_:)``); dropped when the encode is over.
     @exclusivity(unchecked) var spare: StreamEncoder?
@@ -76,7 +107,10 @@ final class StreamSink {
     func restart() {
         frames.removeAll(from: 0)
         keySpans.removeAll(from: 0)
+        while openKeyIndexes > 0 { closeKeyIndex() }
         level = 0
+        writable = -2
+        depth = 0
         top = Frame(isObject: false, keyStart: 0, keyBits: 0)
         failed = false
         finished = false
@@ -94,17 +128,29 @@ final class StreamSink {
         if object { writer.beginObject() } else { writer.beginArray() }
         frames.append(top)
         top = Frame(isObject: object, keyStart: keySpans.count, keyBits: 0)
+        writable = level &* 2 &+ (object ? 1 : 0)
         level &+= 1
     }
 
-    /// Closes the containers above `level` (the number that stays open).
+    /// Closes the containers above `level` (the number that stays open); the innermost open
+    /// one may write again.
     func close(to level: Int) {
         while self.level > level {
             if top.isObject { writer.endObject() } else { writer.endArray() }
+            if _slowPath(top.keyStart == indexedKeyStart) { closeKeyIndex() }
             keySpans.removeAll(from: top.keyStart)
             top = frames.removeLast()
             self.level &-= 1
         }
+        // `-2` when none is open (the placeholder frame is no object).
+        writable = (self.level &- 1) &* 2 &+ (top.isObject ? 1 : 0)
+    }
+
+    /// Counts a value written inside the ones being written; throws past ``BodyEncoder/maxDepth``.
+    @inline(__always)
+    private func enter() throws {
+        depth &+= 1
+        if _slowPath(depth > BodyEncoder.maxDepth) { throw giveUp() }
     }
 
     /// Writes `key` into the innermost object, which must be the container at `level`
@@ -131,13 +177,13 @@ final class StreamSink {
         try note(begin, writer.member(key, value))
     }
 
-    /// Where the next member's key text will begin (``keyBegin()``), when the container at
-    /// `level` may write one: `nil` once the stream has given up (nothing is written), and
-    /// a throw when that container is not the innermost one.
+    /// Where the next member's key text will begin (``keyBegin()``), when the object at
+    /// `level` may write one: `nil` once the encode is over (nothing is written), and
+    /// a throw when it may not write now (``writable``).
     @inline(__always)
     private func memberBegin(level: Int) throws -> Int? {
         if finished { return nil }
-        guard self.level == level &+ 1 else { throw giveUp() }
+        guard writable == level &* 2 &+ 1 else { throw giveUp() }
         return keyBegin()
     }
 
@@ -152,8 +198,49 @@ final class StreamSink {
     @inline(__always)
     private func note(_ begin: Int, _ end: Int) throws {
         let bit = keyBit(begin, end)
+        let members = keySpans.count &- top.keyStart
+        if _slowPath(members >= StreamSink.indexedKeys) { return try noteIndexed(begin, end, members: members) }
         if top.keyBits & bit != 0, isRepeat(begin, end, from: top.keyStart) { throw giveUp() }
         top.keyBits |= bit
+        keySpans.append(KeySpan(begin: begin, end: end))
+    }
+
+    /// Empties and lets go the key index of the innermost object that has one (it is closed).
+    @inline(never)
+    private func closeKeyIndex() {
+        openKeyIndexes &-= 1
+        keyIndexes[openKeyIndexes].removeAll()
+        indexedKeyStart = openKeyIndexes > 0 ? keyIndexes[openKeyIndexes &- 1].keyStart : -1
+    }
+
+    /// ``note(_:_:)`` for an object with `members` keys, at least ``indexedKeys``: found through
+    /// its key index (made, with the object's first keys, when `members` is exactly that).
+    private func noteIndexed(_ begin: Int, _ end: Int, members: Int) throws {
+        let base = writer.storage.base
+        if members == StreamSink.indexedKeys {
+            if openKeyIndexes == keyIndexes.count { keyIndexes.append(StreamKeyIndex()) }
+            openKeyIndexes &+= 1
+            let keyIndex = keyIndexes[openKeyIndexes &- 1]
+            keyIndex.keyStart = top.keyStart
+            indexedKeyStart = top.keyStart
+            for position in top.keyStart..<keySpans.count {
+                let span = keySpans[position]
+                let bytes = UnsafeRawBufferPointer(start: base + span.begin, count: span.end &- span.begin)
+                keyIndex.insert(position: position, hash: StreamKeyIndex.hash(bytes))
+            }
+        }
+        let length = end &- begin
+        let hash = StreamKeyIndex.hash(UnsafeRawBufferPointer(start: base + begin, count: length))
+        let start = top.keyStart
+        let spans = keySpans
+        let keyIndex = keyIndexes[openKeyIndexes &- 1]
+        let repeated = keyIndex.contains(hash: hash) { position in
+            guard position >= start, position < spans.count else { return false }
+            let other = spans[position]
+            return other.end &- other.begin == length && memcmp(base + other.begin, base + begin, length) == 0
+        }
+        if repeated { throw giveUp() }
+        keyIndex.insert(position: keySpans.count, hash: hash)
         keySpans.append(KeySpan(begin: begin, end: end))
     }
 
@@ -185,11 +272,11 @@ final class StreamSink {
         }
     }
 
-    /// Checks that the container at `level` is the innermost one.
+    /// Checks that the array at `level` may write an element now (``writable``).
     @inline(__always)
     func element(level: Int) throws {
         if finished { return }
-        guard self.level == level &+ 1 else { throw giveUp() }
+        guard writable == level &* 2 else { throw giveUp() }
     }
 
     /// Marks the stream failed (so a caller that catches the error cannot go on) and returns the error.
@@ -211,6 +298,8 @@ final class StreamSink {
         if type == Double.self { return try write(StreamSink.identity(value, as: Double.self)) }
         if type == Float.self { return try write(StreamSink.identity(value, as: Float.self)) }
         if type == [String].self {
+            // Counted as the tree counts it (a value it encodes through `encode(to:)`).
+            if _slowPath(depth >= BodyEncoder.maxDepth) { throw giveUp() }
             writer.beginArray()
             for string in StreamSink.identity(value, as: [String].self) { writer.write(string) }
             writer.endArray()
@@ -225,11 +314,13 @@ final class StreamSink {
             return
         }
         let level = self.level
+        try enter()
         if let array = shapes.arrayType(of: type) {
             // What the standard library's `Array.encode(to:)` does, without its unkeyed container.
             push(object: false)
             try withUnsafePointer(to: value) { try array.writeElements(at: UnsafeRawPointer($0), to: self) }
             close(to: level)
+            depth &-= 1
             return
         }
         var encoder: StreamEncoder
@@ -239,6 +330,9 @@ final class StreamSink {
         } else {
             encoder = StreamEncoder(sink: self)
         }
+        // The container the value is written into waits for it: no container writes until the
+        // value opens its own (which it may write into) or is done.
+        writable = -1
         do {
             try value.encode(to: encoder)
         } catch {
@@ -251,6 +345,7 @@ final class StreamSink {
             writer.endObject()
         }
         close(to: level)
+        depth &-= 1
         // Nothing kept this encoder (containers hold the sink, not it): the next value may have it.
         if isKnownUniquelyReferenced(&encoder) {
             encoder.used = false

@@ -107,12 +107,12 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
         sink.failed = true
-        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(sink: sink, level: -1))
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(sink: sink, level: -2))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         sink.failed = true
-        return StreamUnkeyedContainer(sink: sink, level: -1)
+        return StreamUnkeyedContainer(sink: sink, level: -2)
     }
 
     mutating func superEncoder() -> any Encoder {
