@@ -47,7 +47,7 @@ package enum WireTapeMessage {
     static func scan(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Scan {
         let tape: JSONTape
         do {
-            tape = try JSONTape.parse(line, maxDepth: maxDepth)
+            tape = try JSONTape.read(line, maxDepth: maxDepth)
         } catch {
             return .rejected(Rejection(error))
         }

@@ -45,10 +45,11 @@ protocol BodySource {
 
     /// The member of `object` named `key`, if present (a present null is not `nil`).
     ///
-    /// `hint` belongs to the container asking, starts at 0, and is the source's to
-    /// use (the tape tries the member after the last one found first, as synthesised
-    /// `init(from:)` asks in declaration order); the other sources ignore it.
-    func value(in object: Object, forKey key: String, hint: inout Int) -> Value?
+    /// `hint` belongs to the container asking (one per object) and is the source's to
+    /// use: the tape tries the member after the last one found first, as synthesised
+    /// `init(from:)` asks in declaration order, and indexes a wide object asked in
+    /// another order; the other sources ignore it.
+    func value(in object: Object, forKey key: String, hint: inout MemberHint) -> Value?
     /// The member names of `object`.
     func keys(of object: Object) -> [String]
     /// The number of members of `object`.
@@ -83,6 +84,21 @@ extension BodySource {
         }
         return allStrings ? result : nil
     }
+}
+
+/// A keyed container's lookup state, for ``BodySource/value(in:forKey:hint:)`` (only
+/// ``TapeSource`` uses it).
+struct MemberHint {
+    /// The entry of the key to try first (0: none): the one after the last member found;
+    /// -1 once ``index`` is made.
+    var next = 0
+    /// How many lookups did not find their key at `next` (and so scanned the object's keys).
+    var scans = 0
+    /// The entry of each member's value by name, made once a wide object has been scanned
+    /// often enough (`Dictionary.init(from:)` asks for its keys in sorted order, not the
+    /// document's): each lookup is then one hash, not a scan, so decoding the object is
+    /// linear in its size rather than quadratic.
+    var index: [String: Int]?
 }
 
 /// What a source value is.

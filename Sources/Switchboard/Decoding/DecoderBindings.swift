@@ -105,16 +105,15 @@ final class JSONValueKeyedFields: KeyedContainerFields<JSONValueDecoder>, KeyedM
 /// What the keyed container of an object in JSON bytes reads.
 final class TapeKeyedFields: KeyedContainerFields<TapeDecoder>, KeyedMemberReader {}
 
-/// Stored fields of an unkeyed container (the behaviour is ``SourceUnkeyedContainer``'s).
-class UnkeyedContainerFields<Owner: SourceDecoder> {
-    final let decoder: Owner
+/// What an unkeyed container reads, shared by its copies (the position is each copy's own:
+/// ``SourceUnkeyedContainer``).
+final class UnkeyedContainerFields<Owner: SourceDecoder> {
+    let decoder: Owner
     /// The decode's source (the decoder's own; kept here so that reads borrow it).
-    final let source: Owner.Source
-    final let array: Owner.Source.Array
-    final let node: DecodingPath
-    final let total: Int
-    /// Unchecked: read and advanced by ``SourceUnkeyedContainer`` outside any user code.
-    @exclusivity(unchecked) final var currentIndex = 0
+    let source: Owner.Source
+    let array: Owner.Source.Array
+    let node: DecodingPath
+    let total: Int
 
     init(decoder: Owner, array: Owner.Source.Array, node: DecodingPath) {
         self.decoder = decoder
@@ -126,10 +125,31 @@ class UnkeyedContainerFields<Owner: SourceDecoder> {
 }
 
 /// The unkeyed container of a Foundation tree array.
-final class FoundationUnkeyedContainer: UnkeyedContainerFields<FoundationDecoder>, SourceUnkeyedContainer {}
+struct FoundationUnkeyedContainer: SourceUnkeyedContainer {
+    let fields: UnkeyedContainerFields<FoundationDecoder>
+    var currentIndex = 0
+
+    init(fields: UnkeyedContainerFields<FoundationDecoder>) {
+        self.fields = fields
+    }
+}
 
 /// The unkeyed container of a ``JSONValue`` array.
-final class JSONValueUnkeyedContainer: UnkeyedContainerFields<JSONValueDecoder>, SourceUnkeyedContainer {}
+struct JSONValueUnkeyedContainer: SourceUnkeyedContainer {
+    let fields: UnkeyedContainerFields<JSONValueDecoder>
+    var currentIndex = 0
+
+    init(fields: UnkeyedContainerFields<JSONValueDecoder>) {
+        self.fields = fields
+    }
+}
 
 /// The unkeyed container of an array in JSON bytes.
-final class TapeUnkeyedContainer: UnkeyedContainerFields<TapeDecoder>, SourceUnkeyedContainer {}
+struct TapeUnkeyedContainer: SourceUnkeyedContainer {
+    let fields: UnkeyedContainerFields<TapeDecoder>
+    var currentIndex = 0
+
+    init(fields: UnkeyedContainerFields<TapeDecoder>) {
+        self.fields = fields
+    }
+}

@@ -77,15 +77,15 @@ class DecoderCore<Source: BodySource> {
         return array
     }
 
-    /// Throws when a container at `node` would nest deeper than `options.maxDepth`.
+    /// Throws when a container at `node` would nest deeper than the options' limit.
     @inline(__always)
     final func checkDepth(_ node: DecodingPath) throws {
-        if node.depth >= options.maxDepth {
+        if node.depth >= options.depthLimit {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: node.codingPath,
                     debugDescription:
-                        "The value is nested more than \(options.maxDepth) levels deep (DecodingOptions.maxDepth)."
+                        "The value is nested more than \(options.depthLimit) levels deep (DecodingOptions.maxDepth)."
                 )
             )
         }
@@ -238,7 +238,7 @@ class DecoderCore<Source: BodySource> {
     /// within the depth limit; `nil` otherwise, and the caller's generic path decodes
     /// it (and reports any problem exactly as `Array.init(from:)` does).
     final func stringArray(_ value: Source.Value, _ node: DecodingPath) -> [String]? {
-        guard node.depth + 1 < options.maxDepth, let array = source.array(value) else { return nil }
+        guard node.depth + 1 < options.depthLimit, let array = source.array(value) else { return nil }
         let count = source.count(of: array)
         var strings: [String] = []
         strings.reserveCapacity(count)
@@ -257,7 +257,7 @@ class DecoderCore<Source: BodySource> {
     ) throws -> [String: String]? {
         guard let object = source.object(value) else { return nil }
         // The path is only built when it is too deep (an error names it).
-        if node.depth + 1 >= options.maxDepth { try checkDepth(node.appending(component)) }
+        if node.depth + 1 >= options.depthLimit { try checkDepth(node.appending(component)) }
         return source.stringMembers(of: object)
     }
 
@@ -367,7 +367,7 @@ class DecoderCore<Source: BodySource> {
     /// make it so and it stays within the depth limit (the limit counts from `depth`).
     @inline(__always)
     final func existingJSONValue(_ value: Source.Value, depth: Int) -> JSONValue? {
-        source.existingJSONValue(value, levels: options.maxDepth - depth)
+        source.existingJSONValue(value, levels: options.depthLimit - depth)
     }
 
     /// `value` as a `[String: JSONValue]`.

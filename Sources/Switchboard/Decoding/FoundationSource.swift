@@ -171,7 +171,7 @@ struct FoundationSource: BodySource {
     }
 
     @inline(__always)
-    func value(in object: [String: Any], forKey key: String, hint: inout Int) -> Any? {
+    func value(in object: [String: Any], forKey key: String, hint: inout MemberHint) -> Any? {
         object[key]
     }
 

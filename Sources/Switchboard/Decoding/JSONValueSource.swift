@@ -56,7 +56,7 @@ struct JSONValueSource: BodySource {
     }
 
     @inline(__always)
-    func value(in object: [String: JSONValue], forKey key: String, hint: inout Int) -> JSONValue? {
+    func value(in object: [String: JSONValue], forKey key: String, hint: inout MemberHint) -> JSONValue? {
         object[key]
     }
 

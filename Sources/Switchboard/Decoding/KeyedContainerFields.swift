@@ -15,7 +15,7 @@ class KeyedContainerFields<Owner: SourceDecoder> {
     final let node: DecodingPath
     /// The source's lookup hint (see ``BodySource/value(in:forKey:hint:)``). Unchecked:
     /// only ``lookup(_:)`` touches it, for the length of a lookup, which runs no user code.
-    @exclusivity(unchecked) final var hint = 0
+    @exclusivity(unchecked) final var hint = MemberHint()
 
     init(decoder: Owner, object: Source.Object, node: DecodingPath) {
         self.decoder = decoder

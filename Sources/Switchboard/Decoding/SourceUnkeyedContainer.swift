@@ -1,29 +1,45 @@
 import Foundation
 
 /// The unkeyed container over an array of any ``BodySource``: implemented once,
-/// in the extension below; a source binds it to a class (`DecoderBindings.swift`).
-/// It owns its decoder and its array, so one a user type keeps stays valid.
-protocol SourceUnkeyedContainer: AnyObject, UnkeyedDecodingContainer {
+/// in the extension below; a source binds it to a struct (`DecoderBindings.swift`).
+///
+/// A value, as Foundation's containers are: what it reads (its decoder, its array)
+/// is in one shared ``UnkeyedContainerFields``, its position is its own, so a copy
+/// moves on its own (the "peek with a copy" idiom: decode an element's kind through
+/// a copy, then the element through the original). Two words: held inline by the
+/// `any UnkeyedDecodingContainer` it is handed out as, with no box of its own. It
+/// owns its fields, which own the decoder and the array, so one a user type keeps
+/// stays valid.
+protocol SourceUnkeyedContainer: UnkeyedDecodingContainer {
     associatedtype Owner: SourceDecoder
     typealias Source = Owner.Source
 
-    /// Creates the container over `array`, at `node`.
-    init(decoder: Owner, array: Source.Array, node: DecodingPath)
-    /// The decode this container belongs to.
-    var decoder: Owner { get }
-    /// The decode's source (its decoder's).
-    var source: Source { get }
-    /// The array read.
-    var array: Source.Array { get }
-    /// Where the array is.
-    var node: DecodingPath { get }
-    /// The number of elements.
-    var total: Int { get }
+    /// Creates the container at the first element of what `fields` reads.
+    init(fields: UnkeyedContainerFields<Owner>)
+    /// What the container reads.
+    var fields: UnkeyedContainerFields<Owner> { get }
     /// The index of the next element.
     var currentIndex: Int { get set }
 }
 
 extension SourceUnkeyedContainer {
+    /// Creates the container over `array`, at `node`.
+    @inline(__always)
+    init(decoder: Owner, array: Source.Array, node: DecodingPath) {
+        self.init(fields: UnkeyedContainerFields(decoder: decoder, array: array, node: node))
+    }
+
+    /// The decode this container belongs to.
+    @inline(__always) var decoder: Owner { fields.decoder }
+    /// The decode's source (its decoder's).
+    @inline(__always) var source: Source { fields.source }
+    /// The array read.
+    @inline(__always) var array: Source.Array { fields.array }
+    /// Where the array is.
+    @inline(__always) var node: DecodingPath { fields.node }
+    /// The number of elements.
+    @inline(__always) var total: Int { fields.total }
+
     var codingPath: [any CodingKey] { node.codingPath }
 
     var count: Int? { total }
@@ -45,7 +61,7 @@ extension SourceUnkeyedContainer {
         return source.element(of: array, at: currentIndex)
     }
 
-    func decodeNil() throws -> Bool {
+    mutating func decodeNil() throws -> Bool {
         if source.isNull(try peek((Any?).self)) {
             currentIndex += 1
             return true
@@ -53,74 +69,74 @@ extension SourceUnkeyedContainer {
         return false
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool {
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
         next(try bool(peek(Bool.self)))
     }
 
-    func decode(_ type: String.Type) throws -> String {
+    mutating func decode(_ type: String.Type) throws -> String {
         next(try string(peek(String.self)))
     }
 
-    func decode(_ type: Double.Type) throws -> Double {
+    mutating func decode(_ type: Double.Type) throws -> Double {
         next(try double(peek(Double.self)))
     }
 
-    func decode(_ type: Float.Type) throws -> Float {
+    mutating func decode(_ type: Float.Type) throws -> Float {
         next(try decoder.core.decodeFloat(peek(Float.self), node, .index(currentIndex)))
     }
 
-    func decode(_ type: Int.Type) throws -> Int { next(try integer(peek(Int.self))) }
-    func decode(_ type: Int8.Type) throws -> Int8 { next(try integer(peek(Int8.self))) }
-    func decode(_ type: Int16.Type) throws -> Int16 { next(try integer(peek(Int16.self))) }
-    func decode(_ type: Int32.Type) throws -> Int32 { next(try integer(peek(Int32.self))) }
-    func decode(_ type: Int64.Type) throws -> Int64 { next(try integer(peek(Int64.self))) }
-    func decode(_ type: UInt.Type) throws -> UInt { next(try integer(peek(UInt.self))) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { next(try integer(peek(UInt8.self))) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { next(try integer(peek(UInt16.self))) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { next(try integer(peek(UInt32.self))) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { next(try integer(peek(UInt64.self))) }
+    mutating func decode(_ type: Int.Type) throws -> Int { next(try integer(peek(Int.self))) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { next(try integer(peek(Int8.self))) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { next(try integer(peek(Int16.self))) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { next(try integer(peek(Int32.self))) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { next(try integer(peek(Int64.self))) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { next(try integer(peek(UInt.self))) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { next(try integer(peek(UInt8.self))) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { next(try integer(peek(UInt16.self))) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { next(try integer(peek(UInt32.self))) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { next(try integer(peek(UInt64.self))) }
 
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         next(try decoder.decodeValue(T.self, peek(T.self), node, .index(currentIndex)))
     }
 
-    func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
         guard let value = present() else { return skipNull() }
         return next(try bool(value))
     }
 
-    func decodeIfPresent(_ type: String.Type) throws -> String? {
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? {
         guard let value = present() else { return skipNull() }
         return next(try string(value))
     }
 
-    func decodeIfPresent(_ type: Double.Type) throws -> Double? {
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? {
         guard let value = present() else { return skipNull() }
         return next(try double(value))
     }
 
-    func decodeIfPresent(_ type: Float.Type) throws -> Float? {
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? {
         guard let value = present() else { return skipNull() }
         return next(try decoder.core.decodeFloat(value, node, .index(currentIndex)))
     }
 
-    func decodeIfPresent(_ type: Int.Type) throws -> Int? { try presentInteger() }
-    func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try presentInteger() }
-    func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try presentInteger() }
-    func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try presentInteger() }
-    func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try presentInteger() }
-    func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try presentInteger() }
-    func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try presentInteger() }
-    func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try presentInteger() }
-    func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try presentInteger() }
-    func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try presentInteger() }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try presentInteger() }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
         guard let value = present() else { return skipNull() }
         return next(try decoder.decodeValue(T.self, value, node, .index(currentIndex)))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(
+    mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let value = try peek(KeyedDecodingContainer<NestedKey>.self)
@@ -130,7 +146,7 @@ extension SourceUnkeyedContainer {
         return container
     }
 
-    func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let value = try peek((any UnkeyedDecodingContainer).self)
         let child = node.appending(.index(currentIndex))
         let nested = try decoder.core.arrayContainer(value, child)
@@ -138,7 +154,7 @@ extension SourceUnkeyedContainer {
         return Self(decoder: decoder, array: nested, node: child)
     }
 
-    func superDecoder() throws -> any Decoder {
+    mutating func superDecoder() throws -> any Decoder {
         let value = try peek((any Decoder).self)
         let child = node.appending(.index(currentIndex))
         currentIndex += 1
@@ -149,7 +165,7 @@ extension SourceUnkeyedContainer {
 
     /// `result`, moving past the current element (only once it decoded).
     @inline(__always)
-    private func next<T>(_ result: T) -> T {
+    private mutating func next<T>(_ result: T) -> T {
         currentIndex += 1
         return result
     }
@@ -164,7 +180,7 @@ extension SourceUnkeyedContainer {
 
     /// `nil`, moving past the current element when there is one (it is a null).
     @inline(__always)
-    private func skipNull<T>() -> T? {
+    private mutating func skipNull<T>() -> T? {
         if currentIndex < total { currentIndex += 1 }
         return nil
     }
@@ -194,7 +210,7 @@ extension SourceUnkeyedContainer {
     }
 
     @inline(__always)
-    private func presentInteger<T: FixedWidthInteger>() throws -> T? {
+    private mutating func presentInteger<T: FixedWidthInteger>() throws -> T? {
         guard let value = present() else { return skipNull() }
         return next(try integer(value) as T)
     }

@@ -102,10 +102,50 @@ struct TapeSource: BodySource {
     }
 
     @inline(__always)
-    func value(in object: TapeValue, forKey key: String, hint: inout Int) -> TapeValue? {
-        guard let found = tape.member(key, in: object.index, hint: hint > 0 ? hint : nil) else { return nil }
-        hint = tape.next(found)
+    func value(in object: TapeValue, forKey key: String, hint: inout MemberHint) -> TapeValue? {
+        let next = hint.next
+        if next > 0, let found = tape.member(key, in: object.index, at: next) {
+            hint.next = tape.next(found)
+            return TapeValue(found)
+        }
+        return unhintedValue(in: object, forKey: key, hint: &hint)
+    }
+
+    /// The number of scans of an object's keys after which an object of at least
+    /// ``indexedMembers`` members is indexed: a struct's handful of fields asked out of order
+    /// never are, a dictionary's thousands are after a few lookups.
+    static var scansBeforeIndexing: Int { 8 }
+    static var indexedMembers: Int { 64 }
+
+    /// ``value(in:forKey:hint:)`` when the hint did not name the member: a scan of the object's
+    /// keys, counted, until a wide object scanned often is indexed (``MemberHint/index``; `next`
+    /// is then -1, which sends every later lookup here).
+    @inline(never)
+    func unhintedValue(in object: TapeValue, forKey key: String, hint: inout MemberHint) -> TapeValue? {
+        if hint.next >= 0 {
+            hint.scans &+= 1
+            if hint.scans < TapeSource.scansBeforeIndexing || count(of: object) < TapeSource.indexedMembers {
+                guard let found = tape.member(key, in: object.index) else { return nil }
+                hint.next = tape.next(found)
+                return TapeValue(found)
+            }
+            hint.index = memberIndex(of: object)
+            hint.next = -1
+        }
+        guard let found = hint.index?[key] else { return nil }
         return TapeValue(found)
+    }
+
+    /// The entry of each member's value of `object` by name (the first, were two names equal:
+    /// the scanner rejects that).
+    @inline(never)
+    func memberIndex(of object: TapeValue) -> [String: Int] {
+        var index = [String: Int](minimumCapacity: count(of: object))
+        forEachKey(of: object) { key in
+            let name = tape.string(key)
+            if index[name] == nil { index[name] = key + 1 }
+        }
+        return index
     }
 
     func keys(of object: TapeValue) -> [String] {

@@ -11,8 +11,8 @@ import Foundation
 /// boundary: two readers must not see two different values).
 ///
 /// Numbers keep their exact text (``JSONNumber``), so `1e400` and 30-digit
-/// integers are fine. Nesting is limited (512 by default) and parsed without
-/// recursion, so deep input is rejected cleanly, never by a stack overflow.
+/// integers are fine. Nesting is limited (512 by default, 5,000 at most) and parsed
+/// without recursion, so deep input is rejected cleanly, never by a stack overflow.
 /// Input of 4 GiB or more is refused (``JSONReadError/Kind/tooLarge(limit:)``).
 ///
 /// The reader is the package's one JSON scanner (the one the wire format and
@@ -31,13 +31,15 @@ public struct JSONReader: Sendable {
     public struct Options: Sendable, Hashable {
         /// The deepest nesting of arrays and objects accepted; `[[1]]` is 2 deep.
         ///
-        /// The parser itself never recurses, but a very deep ``JSONValue`` is
-        /// compared, decoded and destroyed recursively, so keep this in the
-        /// hundreds or low thousands.
+        /// The parser itself never recurses, but a ``JSONValue`` is built, compared and
+        /// destroyed recursively, so a document nested deeper than
+        /// ``DecodingOptions/maxDepthCeiling`` (5,000) is refused whatever this says
+        /// (`nestingTooDeep(limit: 5000)`, after the whole text is scanned).
         public var maxDepth: Int
 
         /// Creates options.
-        /// - Parameter maxDepth: the deepest nesting accepted (512 by default).
+        /// - Parameter maxDepth: the deepest nesting accepted (512 by default; at most
+        ///   ``DecodingOptions/maxDepthCeiling`` applies).
         public init(maxDepth: Int = 512) {
             self.maxDepth = maxDepth
         }
@@ -63,7 +65,7 @@ public struct JSONReader: Sendable {
     /// - Returns: the value.
     /// - Throws: ``JSONReadError`` saying what is wrong and where.
     public func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
-        try JSONTape.parse(bytes, maxDepth: options.maxDepth).jsonValue(0)
+        try JSONTape.read(bytes, maxDepth: options.maxDepth).jsonValue(0)
     }
 
     /// Parses one JSON value from UTF-8 bytes.

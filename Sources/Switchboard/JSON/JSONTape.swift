@@ -114,6 +114,48 @@ package final class JSONTape: @unchecked Sendable {
         return try result.get()
     }
 
+    /// Parses `input` as ``parse(_:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)`` does, and
+    /// refuses a document nested deeper than ``DecodingOptions/maxDepthCeiling`` whatever
+    /// `maxDepth` says: what every reader of input uses (``JSONReader``, `MessageBody(jsonBytes:)`,
+    /// the wire), so that no ``JSONValue`` built from input, nor any walk of the tape that
+    /// recurses, is deeper than a thread's stack can take. A document nested deeper than the
+    /// ceiling gets the error the scanner gives with the ceiling as its limit; any other, the
+    /// one it gives with `maxDepth`.
+    package static func read(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONReadError) -> JSONTape {
+        let ceiling = DecodingOptions.maxDepthCeiling
+        let tape: JSONTape
+        do {
+            tape = try parse(input, maxDepth: maxDepth)
+        } catch {
+            // Deeper than a limit above the ceiling: scanned again with the ceiling, which says
+            // where (or finds another error first, as a scan with that limit would).
+            guard maxDepth > ceiling, case .nestingTooDeep = error.kind else { throw error }
+            _ = try parse(input, maxDepth: ceiling)
+            throw error
+        }
+        guard maxDepth > ceiling, let deep = tape.firstContainer(deeperThan: ceiling) else { return tape }
+        throw JSONReadError(
+            .nestingTooDeep(limit: ceiling), "arrays and objects nested deeper than the limit of \(ceiling)",
+            at: Int(tape.entries[deep].offset), in: input)
+    }
+
+    /// The entry of the first container (in document order) nested more than `levels` deep, if any.
+    func firstContainer(deeperThan levels: Int) -> Int? {
+        // The ends of the open containers, innermost last (as `nests(_:within:)`).
+        var ends: [Int] = []
+        var entry = 0
+        while entry < entryCount {
+            while let last = ends.last, entry >= last { ends.removeLast() }
+            let current = entries[entry]
+            if current.kind >= Kind.array.rawValue {
+                guard ends.count < levels else { return entry }
+                ends.append(Int(current.length))
+            }
+            entry += 1
+        }
+        return nil
+    }
+
     /// Parses the bytes of an array. See ``parse(_:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)``.
     package static func parse(_ input: [UInt8], maxDepth: Int = 512) throws(JSONReadError) -> JSONTape {
         let result = input.withUnsafeBufferPointer { buffer in
@@ -266,6 +308,27 @@ package final class JSONTape: @unchecked Sendable {
             return hint + 1
         }
         return scanMember(key, in: object)
+    }
+
+    /// The value of the member named `key` when its key is the one at entry `hint` (a key of
+    /// the object at `object`, as `hint` in ``member(_:in:hint:)-(String,_,_)``); `nil` otherwise,
+    /// without looking further.
+    @inline(__always)
+    package func member(_ key: String, in object: Int, at hint: Int) -> Int? {
+        if let found = key.utf8.withContiguousStorageIfAvailable({ member($0, in: object, at: hint) }) {
+            return found
+        }
+        var key = key
+        return key.withUTF8 { member($0, in: object, at: hint) }
+    }
+
+    /// ``member(_:in:at:)-(String,_,_)`` for a UTF-8 name.
+    @inline(__always)
+    package func member(_ key: UnsafeBufferPointer<UInt8>, in object: Int, at hint: Int) -> Int? {
+        guard hint > object, hint < Int(entries[object].length), entries[hint].kind == Kind.string.rawValue,
+            stringEquals(hint, key)
+        else { return nil }
+        return hint + 1
     }
 
     /// ``member(_:in:hint:)-(UnsafeBufferPointer<UInt8>,_,_)`` without a hint: every key in turn.

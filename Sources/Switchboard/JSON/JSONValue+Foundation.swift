@@ -22,7 +22,8 @@ extension JSONValue {
     /// Converts a Foundation tree to a `JSONValue`, accepting nesting up to `maxDepth` levels.
     /// - Parameters:
     ///   - value: the tree.
-    ///   - maxDepth: the deepest nesting of arrays and objects accepted.
+    ///   - maxDepth: the deepest nesting of arrays and objects accepted (at most
+    ///     ``DecodingOptions/maxDepthCeiling``).
     /// - Throws: ``BodyDecodingError`` naming the offending path.
     public init(foundation value: Any, maxDepth: Int) throws(BodyDecodingError) {
         self = try BodyDecoder(options: DecodingOptions(maxDepth: maxDepth)).decode(JSONValue.self, from: value)

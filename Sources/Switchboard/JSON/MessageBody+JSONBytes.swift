@@ -16,7 +16,8 @@ extension MessageBody {
     /// ```
     /// - Parameters:
     ///   - bytes: the whole JSON text; only whitespace may follow the value.
-    ///   - maxDepth: the deepest nesting of arrays and objects accepted.
+    ///   - maxDepth: the deepest nesting of arrays and objects accepted (at most
+    ///     ``DecodingOptions/maxDepthCeiling`` applies).
     ///   - maxBytes: the longest text accepted, in bytes (``defaultMaxJSONBytes``, 1 MiB, as the CLI's line limit).
     /// - Throws: ``JSONReadError`` saying what is wrong and where; a text over
     ///   `maxBytes` is ``JSONReadError/Kind/tooLarge(limit:)`` and is not read at all.
@@ -30,7 +31,7 @@ extension MessageBody {
                 .tooLarge(limit: limit), "the text is \(bytes.count) bytes long; the limit is \(limit) (maxBytes)",
                 at: limit, in: bytes)
         }
-        self.init(storage: .tape(try JSONTape.parse(bytes, maxDepth: maxDepth), index: 0))
+        self.init(storage: .tape(try JSONTape.read(bytes, maxDepth: maxDepth), index: 0))
     }
 
     /// Parses JSON text into a body that decodes straight from the bytes.
