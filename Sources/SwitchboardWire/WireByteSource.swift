@@ -77,7 +77,6 @@ package struct FileDescriptorSource: WireByteSource {
     }
 }
 
-/// Bytes in memory, handed out in chunks of at most `chunkSize` (to exercise line splitting in tests).
 /// Waits until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`): for a descriptor left
 /// non-blocking, whose read or write failed with `EAGAIN` (nothing to read, no room to write yet).
 /// Also returns when it reports an error or a hang-up, which the next read or write then gives.
@@ -108,6 +107,7 @@ package func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> I
     return nil
 }
 
+/// Bytes in memory, handed out in chunks of at most `chunkSize` (to exercise line splitting in tests).
 package struct MemorySource: WireByteSource {
     private let bytes: [UInt8]
     private var offset = 0

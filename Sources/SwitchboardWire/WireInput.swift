@@ -101,9 +101,9 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
         return inputs
     }
 
-    /// `stdin`, or the path.
     /// The names (repaired for display) of the directory's `.json` and `.ndjson` entries whose
-    /// names are not valid UTF-8, read as bytes with `readdir(3)`.
+    /// names are not valid UTF-8, read as bytes with `readdir(3)`: the files the listing below
+    /// would read (not `.expected.ndjson` files, not directories), had their names been UTF-8.
     static func messageFileNamesNotUTF8(in directory: String) -> [String] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
@@ -118,11 +118,14 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
             let isMessageFile =
                 (name.count > 5 && name.suffix(5).elementsEqual(".json".utf8))
                 || (name.count > 7 && name.suffix(7).elementsEqual(".ndjson".utf8))
-            if isMessageFile { found.append(decoded) }
+            let isExpected = name.count > 16 && name.suffix(16).elementsEqual(".expected.ndjson".utf8)
+            let isDirectory = Int(entry.pointee.d_type) == Int(DT_DIR)
+            if isMessageFile && !isExpected && !isDirectory { found.append(decoded) }
         }
         return found
     }
 
+    /// `stdin`, or the path.
     public var description: String {
         switch origin {
         case .standardInput: return "stdin"

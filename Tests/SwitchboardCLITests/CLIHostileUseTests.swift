@@ -178,4 +178,26 @@ extension CLIEndToEnd.CLIHostileUseTests {
         #expect(run.errors.contains("cannot be read"), "\(run.errors)")
         #expect(run.output.isEmpty)
     }
+
+    @Test func entriesTheListingSkipsAreSkippedThoughTheirNamesAreNotUTF8() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchboard-names-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"name":"sdkReady"}"#.utf8).write(to: directory.appendingPathComponent("a.ndjson"))
+        // An expected-output file and a directory named like a message file, each with the byte 0xFF.
+        let base = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF]
+        let expected = (base + Array(".expected.ndjson".utf8) + [0]).map { CChar(bitPattern: $0) }
+        let folder = (base + Array("-folder.json".utf8) + [0]).map { CChar(bitPattern: $0) }
+        let descriptor = expected.withUnsafeBufferPointer { name in
+            name.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
+        }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        let made = folder.withUnsafeBufferPointer { name in name.baseAddress.map { mkdir($0, 0o755) } ?? -1 }
+        try #require(made == 0)
+        let run = try await CLI.run(["--quiet", directory.path], stdin: Data())
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains(#""outcome":"handled""#))
+    }
 }

@@ -129,12 +129,22 @@ struct TapeSource: BodySource {
                 hint.next = tape.next(found)
                 return TapeValue(found)
             }
-            hint.index = memberIndex(of: object)
-            hint.next = -1
+            let index = memberIndex(of: object)
+            TapeSource.indexLock.withLock { _ in
+                if hint.index == nil { hint.index = index }
+                hint.next = -1
+            }
         }
-        guard let found = hint.index?[key] else { return nil }
+        let found = TapeSource.indexLock.withLock { _ in hint.index?[key] }
+        guard let found else { return nil }
         return TapeValue(found)
     }
+
+    /// Guards ``MemberHint/index`` of every container. A container is not `Sendable`, but a
+    /// user can still share one between threads (`nonisolated(unsafe)`): without the lock, two threads could store an index at
+    /// once, or one read it while another replaced it, and free the dictionary twice. Taken
+    /// only on an indexed object's lookups (one hash each already), never on the hinted path.
+    static let indexLock = Locked(())
 
     /// The entry of each member's value of `object` by name (the first, were two names equal:
     /// the scanner rejects that).

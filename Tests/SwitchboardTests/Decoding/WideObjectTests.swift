@@ -25,6 +25,30 @@ private struct Reversed: Decodable {
     }
 }
 
+/// A body whose `init(from:)` shares one keyed container between threads (containers are not
+/// `Sendable`; a user can still opt out with `nonisolated(unsafe)`): each thread asks for every key, in its own shuffled order, so all of
+/// them pass the scans that make the index at about the same moment.
+private struct ReadOnThreads: Decodable {
+    let sums: [Int]
+
+    init(from decoder: any Decoder) throws {
+        nonisolated(unsafe) let container = try decoder.container(keyedBy: MemberKey.self)
+        let keys = container.allKeys
+        nonisolated(unsafe) let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: 8)
+        sums.initialize(repeating: 0)
+        defer { sums.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var generator = SplitMix(seed: UInt64(thread))
+            var sum = 0
+            for key in keys.shuffled(using: &generator) {
+                sum += (try? container.decode(Int.self, forKey: key)) ?? -1_000_000
+            }
+            sums[thread] = sum
+        }
+        self.sums = Array(sums)
+    }
+}
+
 /// Wide objects (thousands of members) read from JSON bytes: a member asked out of the
 /// document's order is found through an index of the object once its keys have been scanned
 /// a few times, so reading every member is linear in the object's size, not quadratic.
@@ -67,6 +91,15 @@ private struct Reversed: Decodable {
         let fromBytes = try MessageBody(jsonBytes: Array(text.utf8)).decode(Reversed.self).found
         #expect(fromBytes == Dictionary(uniqueKeysWithValues: members))
         #expect(fromBytes == (try MessageBody(json: JSONReader().read(text)).decode(Reversed.self).found))
+    }
+
+    @Test func aWideObjectsContainerSharedByThreadsFindsEveryKeyOnEach() throws {
+        let members = (0..<300).map { ("key\($0)", $0) }
+        let expected = members.reduce(0) { $0 + $1.1 }
+        for _ in 0..<20 {
+            let sums = try MessageBody(jsonBytes: Array(Self.text(members).utf8)).decode(ReadOnThreads.self).sums
+            #expect(sums == Array(repeating: expected, count: 8))
+        }
     }
 
     @Test func aWideObjectIsIndexedAfterAFewScansAndANarrowOneNever() throws {
