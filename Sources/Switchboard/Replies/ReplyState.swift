@@ -127,7 +127,9 @@ final class ReplyState: @unchecked Sendable {
             return false
         }
         let completion = takeCompletion()
+        let deadlineAction = takeOnDeadline()
         pthread_mutex_unlock(stripe)
+        withExtendedLifetime(deadlineAction) {}
         let result = result()
         stripe = lock()
         recorded = result
@@ -145,16 +147,22 @@ final class ReplyState: @unchecked Sendable {
         let stripe = lock()
         let action = machine.reply()
         var completion: Completion?
+        var deadlineAction: (@Sendable () -> Void)?
         if action == .resolveCaller {
             recorded = result
             completion = takeCompletion()
+            deadlineAction = takeOnDeadline()
         }
         let report = self.report
         pthread_mutex_unlock(stripe)
+        withExtendedLifetime(deadlineAction) {}
         switch action {
         case .resolveCaller:
-            if case .failure(.responderFailed(_, let message)) = result {
-                report?.emit(.responderFailed(channel, message: message))
+            switch result {
+            case .failure(.responderFailed(_, let message)): report?.emit(.responderFailed(channel, message: message))
+            // An `async` responder cancelled before its task started: reported as when there is none.
+            case .failure(.noResponder): report?.emit(.unhandled(channel))
+            default: break
             }
             completion?(result)
             return true
@@ -175,19 +183,22 @@ final class ReplyState: @unchecked Sendable {
         }
         recorded = .failure(.dropped(channel))
         let completion = takeCompletion()
+        let deadlineAction = takeOnDeadline()
         let report = self.report
         pthread_mutex_unlock(stripe)
+        withExtendedLifetime(deadlineAction) {}
         report?.emit(.replyDropped(channel))
         completion?(.failure(.dropped(channel)))
     }
 
     /// Sets what to do when the deadline passes (cancel the task of an `async` responder).
-    /// Runs `action` at once if the deadline has passed already.
+    /// Runs `action` at once if the deadline has passed already; keeps it only while the
+    /// request is pending (resolving the request releases it).
     func onDeadline(_ action: @escaping @Sendable () -> Void) {
         let stripe = lock()
         let runNow = machine.phase == .timedOut
         var replaced: (@Sendable () -> Void)?
-        if !runNow {
+        if !runNow && !machine.isResolved {
             replaced = takeOnDeadline()
             onDeadline = action
         }
@@ -219,10 +230,18 @@ final class ReplyState: @unchecked Sendable {
     }
 
     /// Starts the deadline clock, unless the reply is already resolved.
+    ///
+    /// The timer (which Dispatch cannot cancel) holds this state only weakly: a request
+    /// answered before its deadline is freed at once, with everything it holds (the reply,
+    /// the `async` responder's task), not when the timer fires. A pending request is kept
+    /// alive by whoever can still answer it (the responder's ``Reply`` handle, a buffer);
+    /// when the last of them goes, the request is resolved as dropped (`deinit`), so the
+    /// timer finding it gone has nothing left to do.
     func armDeadline(_ deadline: Duration) {
         guard !isResolved else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) { [self] in
-            self.deadlinePassed(after: deadline)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) {
+            [weak self] in
+            self?.deadlinePassed(after: deadline)
         }
     }
 }

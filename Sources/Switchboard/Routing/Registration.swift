@@ -33,6 +33,26 @@ public final class Registration: Sendable, Hashable {
         Registration(once: unregister, repeatable: unregister)
     }
 
+    /// The token of every registration the library makes (handlers, responders, middleware,
+    /// manifest and diagnostics observers): the one mechanism behind "once ``cancel()``
+    /// returns, what it registered is not called again".
+    ///
+    /// Every caller of what was registered reads `cancelled` immediately before each call
+    /// (no user code in between) and skips the call once it is set. Cancelling runs `remove`
+    /// (which takes the registration out of where callers find it; idempotent, no user code
+    /// under a lock) and then sets `cancelled`, on the first ``cancel()`` and again on every
+    /// later one: a `cancel()` that races the first on another thread, or that finds the first
+    /// still under way, so returns only once the flag is set too, without waiting for that
+    /// thread. Nothing waits for a call under way, so a closure may cancel its own token.
+    static func unregistering(
+        _ cancelled: CancelFlag, _ remove: @escaping @Sendable () -> Void
+    ) -> Registration {
+        repeatable {
+            remove()
+            cancelled.cancel()
+        }
+    }
+
     /// A token that unregisters nothing.
     public static var inert: Registration { Registration {} }
 
