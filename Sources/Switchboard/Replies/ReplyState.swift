@@ -82,6 +82,12 @@ final class ReplyState: @unchecked Sendable {
         return taken
     }
 
+    /// Releases a deadline action taken out under the lock, once unlocked (a request resolved
+    /// before its deadline needs it no more). `withExtendedLifetime` would do, but it is generic:
+    /// it would look the closure type's metadata up at run time on every reply.
+    @inline(never)
+    private static func release(_ action: consuming (@Sendable () -> Void)?) {}
+
     /// Whether the caller has been resolved (answered, dropped or timed out).
     var isResolved: Bool { withLock { machine.isResolved } }
 
@@ -129,7 +135,7 @@ final class ReplyState: @unchecked Sendable {
         let completion = takeCompletion()
         let deadlineAction = takeOnDeadline()
         pthread_mutex_unlock(stripe)
-        withExtendedLifetime(deadlineAction) {}
+        ReplyState.release(deadlineAction)
         let result = result()
         stripe = lock()
         recorded = result
@@ -142,8 +148,10 @@ final class ReplyState: @unchecked Sendable {
     // MARK: The responder's side (through `Reply`)
 
     /// The responder replied with a value or a failure; returns whether this call resolved the caller.
+    /// `reportUnhandled`: the request is reported as ``Diagnostic/unhandled(_:)`` when this call
+    /// resolves it (an `async` responder cancelled before its task could call it).
     @discardableResult
-    func reply(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
+    func reply(_ result: Result<ReplyValue, RequestFailure>, reportUnhandled: Bool = false) -> Bool {
         let stripe = lock()
         let action = machine.reply()
         var completion: Completion?
@@ -155,14 +163,13 @@ final class ReplyState: @unchecked Sendable {
         }
         let report = self.report
         pthread_mutex_unlock(stripe)
-        withExtendedLifetime(deadlineAction) {}
+        ReplyState.release(deadlineAction)
         switch action {
         case .resolveCaller:
-            switch result {
-            case .failure(.responderFailed(_, let message)): report?.emit(.responderFailed(channel, message: message))
-            // An `async` responder cancelled before its task started: reported as when there is none.
-            case .failure(.noResponder): report?.emit(.unhandled(channel))
-            default: break
+            if case .failure(.responderFailed(_, let message)) = result {
+                report?.emit(.responderFailed(channel, message: message))
+            } else if reportUnhandled {
+                report?.emit(.unhandled(channel))
             }
             completion?(result)
             return true
@@ -186,7 +193,7 @@ final class ReplyState: @unchecked Sendable {
         let deadlineAction = takeOnDeadline()
         let report = self.report
         pthread_mutex_unlock(stripe)
-        withExtendedLifetime(deadlineAction) {}
+        ReplyState.release(deadlineAction)
         report?.emit(.replyDropped(channel))
         completion?(.failure(.dropped(channel)))
     }

@@ -1,10 +1,12 @@
 /// A token for one registration (handler, responder, middleware, observer).
 ///
 /// Cancelling the token, or releasing its last reference, unregisters. Once
-/// ``cancel()`` returns (or the release that cancels), what the token registered
-/// (a handler, responder, middleware or observer) is not called again; a call that
-/// had already started may finish. Nothing waits for such a call, so a handler may
-/// cancel its own registration. Keep the token for as long as the registration should live:
+/// ``cancel()`` returns (or the release that cancels), on any thread, what the token
+/// registered (a handler, responder, middleware or observer) is not called again:
+/// no delivery, diagnostic or manifest change that begins afterwards calls it. A call
+/// that had already started on another thread may finish. Nothing waits for such a
+/// call, so a handler may cancel its own registration (and two may cancel each other's)
+/// without deadlock. Keep the token for as long as the registration should live:
 /// ```swift
 /// var tokens: [Registration] = []
 /// tokens.append(router.on(SDKReady.self) { _, _ in print("ready") })
@@ -18,6 +20,9 @@ public final class Registration: Sendable, Hashable {
     private let repeatable: (@Sendable () -> Void)?
 
     /// Creates a token that runs `cancel` once, on ``cancel()`` or on release.
+    ///
+    /// A later ``cancel()``, or one on another thread while `cancel` is still running,
+    /// returns at once without running it again (nor waiting for it).
     public convenience init(_ cancel: @escaping @Sendable () -> Void) {
         self.init(once: cancel, repeatable: nil)
     }
@@ -61,7 +66,10 @@ public final class Registration: Sendable, Hashable {
     }
 
     /// Unregisters; once this returns, what was registered is not called again.
-    /// Calling it again does nothing.
+    ///
+    /// Calling it again does nothing more. For the library's own tokens, every call (a
+    /// second one, or two at once on two threads) returns only once what was registered
+    /// can no longer be called, even while the first is still under way on another thread.
     public func cancel() {
         let action = cancellation.withLock { action -> (@Sendable () -> Void)? in
             defer { action = nil }

@@ -214,7 +214,7 @@ public final class Router: Sendable {
                 // The task may start after the token was cancelled: checked right before the
                 // call, as every call of what a token registered is.
                 if cancelled.isCancelled {
-                    reply.state.reply(.failure(.noResponder(reply.channel)))
+                    reply.state.reply(.failure(.noResponder(reply.channel)), reportUnhandled: true)
                     return
                 }
                 do {
