@@ -80,8 +80,9 @@ final class SchemaDeriver {
         if let dictionary = T.self as? any ContractDictionaryProbe.Type {
             return JSONSchema.dictionary(of: JSONSchema(schema(dictionary.contractValue))).json
         }
+        // Only when every raw value decodes: a custom `init(from:)` may read something else.
         if let enumeration = T.self as? any (CaseIterable & RawRepresentable).Type,
-            let values = SchemaDeriver.rawValues(enumeration)
+            let values = SchemaDeriver.rawValues(enumeration), values.allSatisfy({ SchemaDeriver.decodes(T.self, $0) })
         {
             return titled(JSONSchema.enumeration(values).json, T.self)
         }
@@ -107,7 +108,8 @@ final class SchemaDeriver {
             return JSONSchema.underivable("\(name): no value of \(member) to go on with").json
         } catch {
             let hint =
-                T.self is any RawRepresentable.Type ? "; make it CaseIterable to list its raw values" : ""
+                T.self is any RawRepresentable.Type && !(T.self is any CaseIterable.Type)
+                ? "; make it CaseIterable to list its raw values" : ""
             return JSONSchema.underivable(
                 "\(name): its init(from:) refuses the probe's placeholder values (it checks values)\(hint)"
             ).json
@@ -237,6 +239,11 @@ final class SchemaDeriver {
         return values.isEmpty ? nil : values
     }
 
+    /// Whether `value` decodes as `T` with the default options (runs `T.init(from:)`, no lock held).
+    static func decodes<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> Bool {
+        (try? BodyDecoder().decode(T.self, from: value)) != nil
+    }
+
     private static func firstCase<E: CaseIterable>(_ type: E.Type) -> Any? {
         E.allCases.first
     }
@@ -266,6 +273,19 @@ struct LeafType: @unchecked Sendable {
     let first: Any
     let second: Any
 
+    /// The end of the text, in every regular expression dialect: `$` also matches before a
+    /// final newline in ICU's (`NSRegularExpression`) and Python's, where `"AQID\n"` would then
+    /// pass a pattern the decoder refuses; ECMA-262's `$` is this.
+    static let end = "(?![\\s\\S])"
+
+    /// ISO 8601 as `Date.ISO8601FormatStyle` reads it (the decoder's reader, with and without
+    /// fractional seconds): its fraction has 1 to 9 digits, its offset is at most ±18:00, written
+    /// `±HH:MM`, `±HHMM`, `±HH`, `±H`, `±H:MM`, or `±HMM` for an hour of 0 or 1 (the reader
+    /// refuses `+230`). What the reader takes beyond this (`Z` and then anything) is left out.
+    static let datePattern =
+        "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-4]):[0-5][0-9]:([0-5][0-9]|60)"
+        + "(\\.[0-9]{1,9})?(Z|[+-]((0[0-9]|1[0-7])(:?[0-5][0-9])?|18(:?00)?|[0-9](:[0-5][0-9])?|[01][0-5][0-9]))" + end
+
     static let table: [ObjectIdentifier: LeafType] = {
         var table: [ObjectIdentifier: LeafType] = [:]
         func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) {
@@ -291,16 +311,17 @@ struct LeafType: @unchecked Sendable {
             schema: number("1.7976931348623157e308"), first: 1.5 as Double, second: 2.5 as Double)
         table[ObjectIdentifier(Float.self)] = LeafType(
             schema: number("3.4028234663852886e38"), first: 1.5 as Float, second: 2.5 as Float)
+        // `Decimal` holds 38 digits times 10^-128 ... 10^127: larger numbers do not decode (nor,
+        // in some spellings, numbers below 1e-90: see docs/contract.md, "Agreement").
         table[ObjectIdentifier(Decimal.self)] = LeafType(
-            schema: ["type": "number"], first: Decimal(1), second: Decimal(2))
+            schema: number("1e160"), first: Decimal(1), second: Decimal(2))
         table[ObjectIdentifier(String.self)] = LeafType(schema: ["type": "string"], first: "x", second: "y")
         table[ObjectIdentifier(Bool.self)] = LeafType(schema: ["type": "boolean"], first: true, second: false)
         table[ObjectIdentifier(JSONValue.self)] = LeafType(schema: [:], first: JSONValue.null, second: JSONValue.null)
         table[ObjectIdentifier(Date.self)] = LeafType(
             schema: [
                 "type": "string", "format": "date-time",
-                "pattern":
-                    "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-4]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(Z|[+-]([0-9]|[01][0-9]|2[0-3])(:?[0-5][0-9])?)$",
+                "pattern": .string(LeafType.datePattern),
             ],
             first: Date(timeIntervalSince1970: 0), second: Date(timeIntervalSince1970: 1))
         if let first = URL(string: "https://example.com/a"), let second = URL(string: "https://example.com/b") {
@@ -310,13 +331,14 @@ struct LeafType: @unchecked Sendable {
         table[ObjectIdentifier(Data.self)] = LeafType(
             schema: [
                 "type": "string", "contentEncoding": "base64",
-                "pattern": "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+                "pattern": .string("^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?" + LeafType.end),
             ],
             first: Data([1]), second: Data([2]))
         table[ObjectIdentifier(UUID.self)] = LeafType(
             schema: [
                 "type": "string", "format": "uuid",
-                "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+                "pattern": .string(
+                    "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}" + LeafType.end),
             ],
             first: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
             second: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))

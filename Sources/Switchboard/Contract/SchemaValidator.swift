@@ -118,13 +118,37 @@ package struct SchemaValidator {
             return "\(path): shorter than \(minimum)"
         }
         if let pattern = keywords["pattern"]?.stringValue {
-            guard let expression = try? NSRegularExpression(pattern: pattern) else {
+            guard let expression = try? NSRegularExpression(pattern: SchemaValidator.ecmaPattern(pattern)) else {
                 return "\(path): bad pattern \(pattern)"
             }
             let range = NSRange(string.startIndex..., in: string)
             if expression.firstMatch(in: string, range: range) == nil { return "\(path): does not match \(pattern)" }
         }
         return nil
+    }
+
+    /// `pattern` with ECMA-262's `$`, as JSON Schema means it: the end of the text. (ICU's `$`,
+    /// `NSRegularExpression`'s, also matches before a final line break: `"AQID\n"` would match.)
+    static func ecmaPattern(_ pattern: String) -> String {
+        var result = ""
+        var escaped = false
+        var inClass = false
+        for character in pattern {
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if inClass {
+                inClass = character != "]"
+            } else if character == "[" {
+                inClass = true
+            } else if character == "$" {
+                result += "(?![\\s\\S])"
+                continue
+            }
+            result.append(character)
+        }
+        return result
     }
 
     private static func matches(_ value: JSONValue, _ types: JSONValue) -> Bool {
