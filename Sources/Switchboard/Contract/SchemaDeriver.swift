@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Types the body decoder reads without their `init(from:)` (strings, numbers with
 /// their bounds, `Bool`, `Date`, `URL`, `Data`, `Decimal`, ``JSONValue``), optionals,
-/// arrays, sets, `[String: Value]` dictionaries, and `CaseIterable` enums with
+/// arrays, sets, `[String: Value]` and `[Int: Value]` dictionaries, and `CaseIterable` enums with
 /// `String` or integer raw values are known directly. A ``ContractDescribable`` type
 /// supplies or refines its schema. A type that refers to itself is written once
 /// under `$defs` and referred to with `$ref`.
@@ -80,6 +80,9 @@ final class SchemaDeriver {
         if let dictionary = T.self as? any ContractDictionaryProbe.Type {
             return JSONSchema.dictionary(of: JSONSchema(schema(dictionary.contractValue))).json
         }
+        if let dictionary = T.self as? any ContractIntKeyedProbe.Type {
+            return JSONSchema.integerKeyed(of: JSONSchema(schema(dictionary.contractValue))).json
+        }
         // Only when every raw value decodes: a custom `init(from:)` may read something else.
         if let enumeration = T.self as? any (CaseIterable & RawRepresentable).Type,
             let values = SchemaDeriver.rawValues(enumeration), values.allSatisfy({ SchemaDeriver.decodes(T.self, $0) })
@@ -142,6 +145,9 @@ final class SchemaDeriver {
         }
         if let array = T.self as? any ContractArrayProbe.Type, let empty = array.contractEmpty as? T { return empty }
         if let dictionary = T.self as? any ContractDictionaryProbe.Type, let empty = dictionary.contractEmpty as? T {
+            return empty
+        }
+        if let dictionary = T.self as? any ContractIntKeyedProbe.Type, let empty = dictionary.contractEmpty as? T {
             return empty
         }
         if let described = T.self as? any ContractDescribable.Type, let example = described.contractExample as? T {
@@ -385,6 +391,17 @@ protocol ContractDictionaryProbe {
 }
 
 extension Dictionary: ContractDictionaryProbe where Key == String, Value: Decodable {
+    static var contractValue: any Decodable.Type { Value.self }
+    static var contractEmpty: Self { [:] }
+}
+
+/// `[Int: Value]` (decoded from a JSON object whose keys are integers' text): the value type, and an empty one.
+protocol ContractIntKeyedProbe {
+    static var contractValue: any Decodable.Type { get }
+    static var contractEmpty: Self { get }
+}
+
+extension Dictionary: ContractIntKeyedProbe where Key == Int, Value: Decodable {
     static var contractValue: any Decodable.Type { Value.self }
     static var contractEmpty: Self { [:] }
 }

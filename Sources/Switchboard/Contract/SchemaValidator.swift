@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks a ``JSONValue`` against the subset of JSON Schema 2020-12 that ``Contract``
-/// emits (`type`, `properties`, `required`, `additionalProperties`, `items`,
+/// emits (`type`, `properties`, `required`, `additionalProperties`, `propertyNames`, `items`,
 /// `prefixItems`, `minItems`, `minLength`, `enum`, `const`, `minimum`, `maximum`,
 /// `pattern`, `anyOf`, `allOf`, `$ref` into `$defs`); annotations are ignored and an
 /// underivable part accepts anything. Numbers are compared exactly (by their digits),
@@ -74,7 +74,11 @@ package struct SchemaValidator {
             return "\(path).\(key): required"
         }
         let properties = keywords["properties"]?.objectValue ?? [:]
+        let names = keywords["propertyNames"]
         for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+            if let names, let problem = problem(.string(key), names, path: "\(path) key \(key)", depth: depth + 1) {
+                return problem
+            }
             if let schema = properties[key] {
                 if let problem = problem(member, schema, path: "\(path).\(key)", depth: depth + 1) { return problem }
             } else if let additional = keywords["additionalProperties"] {

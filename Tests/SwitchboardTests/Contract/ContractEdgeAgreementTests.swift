@@ -48,6 +48,12 @@ enum EdgeTypes {
         let colour: Colour
     }
 
+    struct Indexed: Event {
+        static let channel: Channel = "edgeIndexed"
+        let names: [Int: String]
+        let scores: [Int: [Int: Double]]?
+    }
+
     struct Money: Decodable, Sendable, ContractDescribable {
         let text: String
 
@@ -214,5 +220,22 @@ enum EdgeTypes {
                 #"{"level":"low","colour":"red"}"#, #"{"level":"high","colour":"green"}"#,
                 #"{"level":"medium","colour":"red"}"#, #"{"level":true,"colour":"red"}"#,
             ])
+    }
+
+    @Test func anIntKeyedDictionaryIsAnObjectWithIntegerKeys() throws {
+        let contract = Contract(types: [EdgeTypes.Indexed.self])
+        #expect(contract.isExact)
+        let names = contract.channels["edgeIndexed"]?.body?.json.objectValue?["properties"]?.objectValue?["names"]
+        #expect(names?.objectValue?["additionalProperties"] == ["type": "string"])
+        #expect(names?.objectValue?["propertyNames"] != nil)
+        try Self.expectAgreement(
+            EdgeTypes.Indexed.self,
+            [
+                #"{"names":{"1":"a","-5":"b","0":"c","123456789012345":"d"}}"#, #"{"names":{}}"#,
+                #"{"names":{"x":"a"}}"#, #"{"names":{"1.5":"a"}}"#, #"{"names":{"1":2}}"#,
+                #"{"names":{"99999999999999999999999":"a"}}"#, #"{"names":{"1":"a"},"scores":{"2":{"3":0.5}}}"#,
+                #"{"names":{"1":"a"},"scores":{"2":{"three":0.5}}}"#, #"{"names":{"1":"a"},"scores":null}"#,
+            ])
+        #expect(contract.typeScript.contains("names: { [key: number]: string };"))
     }
 }
