@@ -301,6 +301,7 @@ enum DerivedSchemas {
         if let known = kept.withLock({ $0[id] }) { return known }
         let deriver = SchemaDeriver()
         let schema = deriver.schema(T.self)
+        deriver.finish()
         let result = Derived(schema: schema, definitions: deriver.definitions.mapValues { JSONSchema($0) })
         kept.withLock { $0[id] = $0[id] ?? result }
         return result

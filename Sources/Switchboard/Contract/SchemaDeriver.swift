@@ -32,9 +32,25 @@ final class SchemaDeriver {
     /// The schemas of the types that refer to themselves, by ``definitionName(of:)``.
     private(set) var definitions: [String: JSONValue] = [:]
     private var remaining = SchemaDeriver.budget
+    /// The thread the derivation runs on: a probe answers only there (held, so that no other
+    /// thread's object can take its address).
+    private let owner = Thread.current
+    /// Set on the owner thread when the derivation is over (read only there).
+    private var finished = false
 
-    /// Counts one probe operation.
+    /// Whether a probe may record now: on the derivation's thread, while it runs. A type
+    /// may keep its decoder, or hand it to another thread: used there or later, the probe
+    /// records nothing and throws (its nodes are not shared between threads).
+    var isInUse: Bool { Thread.current === owner && !finished }
+
+    /// Ends the derivation: the probes a type kept answer no more.
+    func finish() {
+        if Thread.current === owner { finished = true }
+    }
+
+    /// Counts one probe operation; throws when the probe is used off its derivation (see ``isInUse``).
     func spend() throws {
+        guard isInUse else { throw ProbeFailure.unsupported }
         remaining -= 1
         if remaining < 0 { throw ProbeFailure.budget }
     }
@@ -109,6 +125,9 @@ final class SchemaDeriver {
             return JSONSchema.underivable("\(name): its decoding asks for more than the probe allows").json
         } catch ProbeFailure.noValue(let member) {
             return JSONSchema.underivable("\(name): no value of \(member) to go on with").json
+        } catch ProbeFailure.unsupported {
+            return JSONSchema.underivable(
+                "\(name): its init(from:) uses superDecoder, or its decoder off the derivation's thread").json
         } catch {
             let hint =
                 T.self is any RawRepresentable.Type && !(T.self is any CaseIterable.Type)
