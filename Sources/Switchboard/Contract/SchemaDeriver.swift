@@ -127,7 +127,8 @@ final class SchemaDeriver {
             return JSONSchema.underivable("\(name): no value of \(member) to go on with").json
         } catch ProbeFailure.unsupported {
             return JSONSchema.underivable(
-                "\(name): its init(from:) uses superDecoder, or its decoder off the derivation's thread").json
+                "\(name): its init(from:) uses superDecoder, or its decoder off the derivation's thread"
+            ).json
         } catch {
             let hint =
                 T.self is any RawRepresentable.Type && !(T.self is any CaseIterable.Type)

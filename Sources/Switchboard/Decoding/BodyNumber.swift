@@ -53,7 +53,8 @@ enum BodyNumber {
         case .decimal(let value): return BodyNumber.integer(T.self, fromDecimal: value)
         case .text(let text):
             if let value = T(text) { return value }
-            if let decimal = Decimal(string: text, locale: nil), let value = BodyNumber.integer(T.self, fromDecimal: decimal)
+            if let decimal = Decimal(string: text, locale: nil),
+                let value = BodyNumber.integer(T.self, fromDecimal: decimal)
             {
                 return value
             }

@@ -84,7 +84,8 @@ enum EdgeTypes {
 /// `init(from:)` does not read their raw values.
 @Suite struct ContractEdgeAgreementTests {
     /// The schema's verdict and the decoder's (from a `JSONValue` and from JSON bytes) on `text`.
-    static func verdicts<E: Event>(_ type: E.Type, _ text: String) throws -> (schema: String?, value: Bool, bytes: Bool) {
+    static func verdicts<E: Event>(_ type: E.Type, _ text: String) throws -> (schema: String?, value: Bool, bytes: Bool)
+    {
         let contract = Contract(types: [E.self])
         let schema = try #require(contract.channels[E.channel]?.body?.json)
         let body = try JSONReader().read(Array(text.utf8))
@@ -127,7 +128,8 @@ enum EdgeTypes {
         }
         // Each of these is an integer in range, however it is written.
         let (_, decodes, _) = try Self.verdicts(
-            EdgeTypes.Numbers.self, #"{"count":0.\#(String(repeating: "0", count: 200))1e201,"byte":1,"price":1,"ratio":1}"#)
+            EdgeTypes.Numbers.self,
+            #"{"count":0.\#(String(repeating: "0", count: 200))1e201,"byte":1,"price":1,"ratio":1}"#)
         #expect(decodes)
     }
 
@@ -168,7 +170,9 @@ enum EdgeTypes {
         for offset in offsets {
             for fraction in fractions where fraction.count <= 2 || offset == "Z" || offset == "+05:30" {
                 let date = "2024-02-29T23:59:59" + fraction + offset
-                let body: JSONValue = ["at": .string(date), "blob": "AQID", "id": "00000000-0000-0000-0000-000000000001"]
+                let body: JSONValue = [
+                    "at": .string(date), "blob": "AQID", "id": "00000000-0000-0000-0000-000000000001",
+                ]
                 let accepted = validator.problem(body, schema) == nil
                 let decodes = (try? MessageBody(json: body).decode(EdgeTypes.Formats.self)) != nil
                 if accepted { admitted += 1 }
@@ -179,7 +183,8 @@ enum EdgeTypes {
         #expect(admitted > 1_000)
         for refused in ["+23:59", "+19", "+18:30", "+230"] {
             let body: JSONValue = [
-                "at": .string("2024-01-02T03:04:05" + refused), "blob": "AQID", "id": "00000000-0000-0000-0000-000000000001",
+                "at": .string("2024-01-02T03:04:05" + refused), "blob": "AQID",
+                "id": "00000000-0000-0000-0000-000000000001",
             ]
             #expect(validator.problem(body, schema) != nil, "\(refused)")
         }
@@ -196,7 +201,8 @@ enum EdgeTypes {
         // The emitted patterns end the text in every dialect (ICU's and Python's `$` stop before a final newline).
         let schema = try #require(Contract(types: [EdgeTypes.Formats.self]).channels["edgeFormats"]?.body?.json)
         for key in ["at", "blob", "id"] {
-            let pattern = try #require(schema.objectValue?["properties"]?.objectValue?[key]?.objectValue?["pattern"]?.stringValue)
+            let pattern = try #require(
+                schema.objectValue?["properties"]?.objectValue?[key]?.objectValue?["pattern"]?.stringValue)
             #expect(pattern.hasSuffix("(?![\\s\\S])"), "\(key): \(pattern)")
         }
     }
@@ -210,7 +216,8 @@ enum EdgeTypes {
 
     @Test func aCaseIterableEnumIsAnEnumOfItsRawValuesOnlyWhenTheyDecode() throws {
         let contract = Contract(types: [EdgeTypes.Levels.self])
-        let properties = try #require(contract.channels["edgeLevels"]?.body?.json.objectValue?["properties"]?.objectValue)
+        let properties = try #require(
+            contract.channels["edgeLevels"]?.body?.json.objectValue?["properties"]?.objectValue)
         // Level reads a number: its raw values do not decode, so they are not its schema.
         #expect(properties["level"]?.objectValue?["enum"] == nil)
         #expect(properties["colour"]?.objectValue?["enum"] == ["red", "green"])

@@ -172,7 +172,9 @@ import Testing
 
     @Test func anIPv6GroupIsHexDigitsWithoutASign() throws {
         // `UInt16(_:radix:)` takes `+1` and `-0`: `[+1::]` parsed as `[1::]`.
-        for text in ["http://[+1::]", "http://[-0::]", "http://[::+1]", "http://[1:+2::]", "http://[::-1]", "http://[0x1::]"] {
+        for text in [
+            "http://[+1::]", "http://[-0::]", "http://[::+1]", "http://[1:+2::]", "http://[::-1]", "http://[0x1::]",
+        ] {
             refuses(text, because: "IPv6")
             #expect(throws: OriginError.self, "\(text)") {
                 try Origin(scheme: "http", host: String(text.dropFirst("http://".count)))

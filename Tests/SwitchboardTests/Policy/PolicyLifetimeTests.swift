@@ -23,18 +23,23 @@ import Testing
         #expect(isRejected(router.receive(name: "ping", body: MessageBody(["count": 1]), sender: Self.ad)))
         token = router.on(Ping.self) { _ in seen.withLock { $0 += 1 } }
         #expect(isRejected(router.receive(name: "ping", body: MessageBody(["count": 2]), sender: Self.ad)))
-        #expect("\(router.receive(name: "ping", body: MessageBody(["count": 3]), sender: Self.shop))" == "\(Outcome.handled(count: 1))")
+        #expect(
+            "\(router.receive(name: "ping", body: MessageBody(["count": 3]), sender: Self.shop))"
+                == "\(Outcome.handled(count: 1))")
         #expect(seen.withLock { $0 } == 1)
         #expect(router.originPolicy(for: "ping") != nil)
         // Removing the channel's policy removes it, handler or not.
         token.cancel()
         router.setOriginPolicy(nil, for: "ping")
         #expect(router.originPolicy(for: "ping") == nil)
-        #expect("\(router.receive(name: "ping", body: MessageBody(["count": 4]), sender: Self.ad))" == "\(Outcome.unhandled)")
+        #expect(
+            "\(router.receive(name: "ping", body: MessageBody(["count": 4]), sender: Self.ad))"
+                == "\(Outcome.unhandled)")
     }
 
     @Test func aScopedManifestCarriesTheDigestOfWhatTheSenderMayCall() throws {
-        let router = Router(options: RouterOptions(originPolicy: try OriginPolicy(allowing: ["https://shop.example.com"])))
+        let router = Router(
+            options: RouterOptions(originPolicy: try OriginPolicy(allowing: ["https://shop.example.com"])))
         router.setOriginPolicy(try OriginPolicy(allowing: ["https://ads.example.net"]), for: "echo")
         let ping = router.on(Ping.self) { _ in }
         let echo = try router.respond(to: Echo.self) { request, reply in reply(.success(request.text)) }
