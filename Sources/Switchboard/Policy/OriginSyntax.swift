@@ -146,8 +146,16 @@ enum OriginSyntax {
     /// A part of the text as a reason shows it: at most its first 100 characters (the part may
     /// be as long as the whole text, which ``OriginError/text`` already cuts), quoted by default.
     static func shown<Text: StringProtocol>(_ part: Text, quoted: Bool = true) -> String {
-        let cut = part.count > 100 ? String(part.prefix(100)) + "…" : String(part)
+        let cut = part.unicodeScalars.count > 100 ? OriginSyntax.cut(String(part), to: 100) + "…" : String(part)
         return quoted ? String(reflecting: cut) : cut
+    }
+
+    /// The first `limit` Unicode scalars of `text` (not characters: one character may hold any
+    /// number of combining scalars, so a cut by characters could keep the whole text).
+    static func cut(_ text: String, to limit: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.prefix(limit))
+        return String(scalars)
     }
 
     static func isLetter(_ byte: UInt8) -> Bool {

@@ -198,6 +198,20 @@ import Testing
         }
     }
 
+    @Test func aLongTextIsCutByScalarsNotByCharacters() {
+        // One character: "a" and 100,000 combining accents. Cut by characters, all of it was kept.
+        let text = "https://" + "a" + String(repeating: "\u{301}", count: 100_000)
+        do {
+            _ = try Origin(parsing: text)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.text.unicodeScalars.count == 200)
+        }
+        let sender = MessageSender(originText: text, isMainFrame: true)
+        #expect(sender.claimedOrigin?.unicodeScalars.count == 200)
+        #expect(sender.invalidOriginReason?.contains("non-ASCII") == true)
+    }
+
     @Test func appSchemesHaveNoDefaultPort() throws {
         let app = try Origin(parsing: "my-app://shop.example.com")
         #expect(app.scheme == "my-app")
