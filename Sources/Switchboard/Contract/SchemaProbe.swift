@@ -179,8 +179,12 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
         self.codingPath = codingPath
     }
 
-    /// Unknown, as for a real array read element by element.
-    var count: Int? { nil }
+    /// Unknown, as for a real array read element by element; a type that reads its elements
+    /// by the count (not until `isAtEnd`) is marked underivable.
+    var count: Int? {
+        if probe.deriver.isInUse { node.addStep(.count) }
+        return nil
+    }
 
     /// "Not at end" until one element has been read.
     var isAtEnd: Bool {
