@@ -141,6 +141,13 @@ final class SchemaDeriver {
         guard shape == second.schema() else {
             return JSONSchema.underivable("\(name): its init(from:) decodes by the values it reads").json
         }
+        // A raw-value type read from its raw value may take only some values (an enum's cases):
+        // that the probe's two placeholders were among them says nothing of the rest.
+        if let raw = T.self as? any RawRepresentable.Type, SchemaDeriver.checksRawValues(raw, readAs: shape, by: self) {
+            return JSONSchema.underivable(
+                "\(name): its init(rawValue:) takes only some values; make it CaseIterable to list its raw values"
+            ).json
+        }
         return titled(shape, T.self)
     }
 
@@ -263,6 +270,24 @@ final class SchemaDeriver {
             }
         }
         return values.isEmpty ? nil : values
+    }
+
+    /// Whether `type` is read as its raw value alone (`shape` is the raw type's schema) and its
+    /// `init(rawValue:)` refuses a raw value no type would list (so it takes only some).
+    static func checksRawValues<R: RawRepresentable>(
+        _ type: R.Type, readAs shape: JSONValue, by deriver: SchemaDeriver
+    ) -> Bool {
+        guard let raw = R.RawValue.self as? any Decodable.Type, shape == deriver.schema(raw) else { return false }
+        if let unlikely = "\u{1}switchboard: no such raw value\u{2}" as? R.RawValue {
+            return R(rawValue: unlikely) == nil
+        }
+        if let integer = R.RawValue.self as? any FixedWidthInteger.Type {
+            func unlikely<I: FixedWidthInteger>(_: I.Type) -> Any {
+                I(truncatingIfNeeded: 0x5EED_F00D_1234_5679 as UInt64)
+            }
+            if let value = unlikely(integer) as? R.RawValue { return R(rawValue: value) == nil }
+        }
+        return false
     }
 
     /// Whether `value` decodes as `T` with the default options (runs `T.init(from:)`, no lock held).
