@@ -10,7 +10,9 @@ enum RawValueTypes {
     }
 
     enum Priority: Int, Codable, Sendable {
-        case low = 1, medium = 2, high = 3
+        case low = 1
+        case medium = 2
+        case high = 3
     }
 
     /// A raw-value wrapper that takes every value: its shape is its raw value's.
