@@ -18,7 +18,6 @@ enum RawValueTypes {
     /// A raw-value wrapper that takes every value: its shape is its raw value's.
     struct Token: RawRepresentable, Codable, Sendable {
         let rawValue: String
-        init(rawValue: String) { self.rawValue = rawValue }
     }
 
     struct Plot: Event {
