@@ -21,7 +21,7 @@ import Foundation
 /// described inline with their name as `title`, a type that refers to itself under
 /// `$defs`; a `CaseIterable` enum with `String` or integer raw values is an `enum`
 /// of them. The probe runs twice with different answers, then (unless the type is
-/// ``ContractDescribable``) with values at the edges (`0`, `""`, 1,000,001, …); a
+/// ``ContractDescribable``) with the least and greatest values (`Int.min`, `""`, …); a
 /// type whose shape changes with them, or that refuses the probe's values, decides or
 /// checks by value and is marked
 /// `"x-switchboard-underivable"` (a schema that accepts anything) rather than

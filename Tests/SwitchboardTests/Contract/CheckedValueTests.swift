@@ -40,18 +40,6 @@ enum CheckedValues {
         }
     }
 
-    /// Sizes a buffer by a member, as a trusting type may: the edge values must not make it trap.
-    struct Sized: Decodable, Sendable {
-        let slots: [Int]
-
-        private enum CodingKeys: String, CodingKey { case count }
-
-        init(from decoder: any Decoder) throws {
-            let count = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .count)
-            slots = Array(repeating: 0, count: count)
-        }
-    }
-
     /// Checks nothing: exact.
     struct Plain: Codable, Sendable {
         let count: Int
@@ -65,7 +53,6 @@ enum CheckedValues {
         let name: Name
         let secure: Secure
         let plain: Plain
-        let sized: Sized
     }
 }
 
@@ -80,7 +67,5 @@ enum CheckedValues {
         }
         #expect(JSONSchema(properties["plain"] ?? .null).isExact)
         #expect(properties["plain"]?.objectValue?["required"] == ["count", "label", "link"])
-        // Derived (it traps on a negative count, which the probe does not try).
-        #expect(properties["sized"]?.objectValue?["required"] == ["count"])
     }
 }
