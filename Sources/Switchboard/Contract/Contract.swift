@@ -20,10 +20,8 @@ import Foundation
 /// `[String: Value]` and `[Int: Value]` dictionaries carry their element's schema; nested types are
 /// described inline with their name as `title`, a type that refers to itself under
 /// `$defs`; a `CaseIterable` enum with `String` or integer raw values is an `enum`
-/// of them. The probe runs twice with different answers, then (unless the type is
-/// ``ContractDescribable``) with the least and greatest values (`Int.min`, `""`, …); a
-/// type whose shape changes with them, or that refuses the probe's values, decides or
-/// checks by value and is marked
+/// of them. The probe runs twice with different answers; a type whose shape changes
+/// with them, or that refuses the probe's values, decides by value and is marked
 /// `"x-switchboard-underivable"` (a schema that accepts anything) rather than
 /// guessed. A type supplies or refines its own schema with ``ContractDescribable``.
 ///

@@ -166,8 +166,7 @@ extension JSONValue {
 /// What you supply is what the contract says: keep it in agreement with your decoding.
 ///
 /// Deriving a schema runs a type's `init(from:)` on placeholder values (`"x"`, `1`, keys
-/// present then absent; for a type that is not `ContractDescribable`, also `""`, `Int.min`,
-/// `Int.max` and the like, so that a type checking its values is marked). An `init(from:)` that traps on a value it did not expect (a
+/// present then absent). An `init(from:)` that traps on a value it did not expect (a
 /// force-unwrap, a `precondition`) traps there too: throw instead, or supply
 /// ``contractSchema`` (such a type is not probed) or ``contractExample``.
 ///

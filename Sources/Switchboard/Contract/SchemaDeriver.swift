@@ -6,12 +6,9 @@ import Foundation
 /// container it asks for, every key, whether it used `decode` (required) or
 /// `decodeIfPresent` (optional, nullable), and the type it asked for. The probe
 /// answers with placeholder values. It runs twice, answering differently the
-/// second time (keys present / absent, other values), then twice with every key
-/// present and each value at an edge of its range (`Int.min` then `Int.max`, `""`
-/// then a long string, …; not for a ``ContractDescribable`` type, which answers for
-/// its schema); a type whose recorded shape differs between the runs decides by
-/// value, and one that throws on the probe checks values: both are marked
-/// underivable instead of guessed.
+/// second time (keys present / absent, other values); a type whose recorded shape
+/// differs between the runs decides by value, and one that throws on the probe
+/// checks values: both are marked underivable instead of guessed.
 ///
 /// Types the body decoder reads without their `init(from:)` (strings, numbers with
 /// their bounds, `Bool`, `Date`, `URL`, `Data`, `Decimal`, ``JSONValue``), optionals,
@@ -111,7 +108,7 @@ final class SchemaDeriver {
         return probed(T.self)
     }
 
-    /// The schema recorded by running `T.init(from:)` on the probe (twice, then at the edges).
+    /// The schema recorded by running `T.init(from:)` on the probe twice.
     private func probed<T: Decodable>(_ type: T.Type) -> JSONValue {
         let name = SchemaDeriver.displayName(of: T.self)
         guard stack.count < SchemaDeriver.maxNesting else {
@@ -121,19 +118,9 @@ final class SchemaDeriver {
         defer { stack.removeLast() }
         let first = ProbeNode()
         let second = ProbeNode()
-        var edges: [ProbeNode] = []
         do {
             _ = try T(from: SchemaProbe(deriver: self, node: first, mode: .first, codingPath: []))
             _ = try T(from: SchemaProbe(deriver: self, node: second, mode: .second, codingPath: []))
-            // And at the edges of each value's range (`Int.min`, `""`, …): a type that checks its values
-            // may take both placeholders. (A ContractDescribable type answers for its schema itself.)
-            if !(T.self is any ContractDescribable.Type) {
-                for mode in [ProbeMode.low, .high] {
-                    let edge = ProbeNode()
-                    edges.append(edge)
-                    _ = try T(from: SchemaProbe(deriver: self, node: edge, mode: mode, codingPath: []))
-                }
-            }
         } catch ProbeFailure.budget {
             return JSONSchema.underivable("\(name): its decoding asks for more than the probe allows").json
         } catch ProbeFailure.noValue(let member) {
@@ -151,7 +138,7 @@ final class SchemaDeriver {
             ).json
         }
         let shape = first.schema()
-        guard shape == second.schema(), edges.allSatisfy({ $0.schema() == shape }) else {
+        guard shape == second.schema() else {
             return JSONSchema.underivable("\(name): its init(from:) decodes by the values it reads").json
         }
         // A raw-value type read from its raw value may take only some values (an enum's cases):
@@ -178,7 +165,7 @@ final class SchemaDeriver {
     func value<T: Decodable>(_ type: T.Type, mode: ProbeMode) throws -> T {
         let id = ObjectIdentifier(T.self)
         if let leaf = LeafType.table[id] {
-            if let value = leaf.value(mode) as? T { return value }
+            if let value = (mode == .first ? leaf.first : leaf.second) as? T { return value }
         }
         if let optional = T.self as? any ContractOptionalProbe.Type, let none = optional.contractNone as? T {
             return none
@@ -314,13 +301,10 @@ final class SchemaDeriver {
 }
 
 /// Which answers the probe gives: the first run finds every key present and
-/// non-null; the second finds optional keys absent and other values; the edge
-/// runs find every key present, with the least and the greatest values.
+/// non-null; the second finds optional keys absent and other values.
 enum ProbeMode {
     case first
     case second
-    case low
-    case high
 }
 
 /// Why a probe run stopped.
@@ -333,33 +317,12 @@ enum ProbeFailure: Error {
     case unsupported
 }
 
-/// A type the body decoder reads itself: its schema and the probe's placeholder values.
+/// A type the body decoder reads itself: its schema and the probe's two placeholder values.
 struct LeafType: @unchecked Sendable {
-    // `@unchecked`: the values are only the immutable values built below.
+    // `@unchecked`: `first` and `second` hold only the immutable values built below.
     let schema: JSONValue
     let first: Any
     let second: Any
-    /// The least and the greatest value a body can give (the edge runs').
-    let low: Any
-    let high: Any
-
-    init(schema: JSONValue, first: Any, second: Any, low: Any? = nil, high: Any? = nil) {
-        self.schema = schema
-        self.first = first
-        self.second = second
-        self.low = low ?? first
-        self.high = high ?? second
-    }
-
-    /// The placeholder of `mode`.
-    func value(_ mode: ProbeMode) -> Any {
-        switch mode {
-        case .first: return first
-        case .second: return second
-        case .low: return low
-        case .high: return high
-        }
-    }
 
     /// The end of the text, in every regular expression dialect: `$` also matches before a
     /// final newline in ICU's (`NSRegularExpression`) and Python's, where `"AQID\n"` would then
@@ -378,8 +341,7 @@ struct LeafType: @unchecked Sendable {
         var table: [ObjectIdentifier: LeafType] = [:]
         func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) {
             let schema = JSONSchema.integer(minimum: Int64(I.min), maximum: UInt64(I.max)).json
-            table[ObjectIdentifier(I.self)] = LeafType(
-                schema: schema, first: I(1), second: I(2), low: I.min, high: I.max)
+            table[ObjectIdentifier(I.self)] = LeafType(schema: schema, first: I(1), second: I(2))
         }
         integer(Int.self)
         integer(Int8.self)
@@ -397,19 +359,14 @@ struct LeafType: @unchecked Sendable {
             return ["type": "number", "minimum": negative, "maximum": limit]
         }
         table[ObjectIdentifier(Double.self)] = LeafType(
-            schema: number("1.7976931348623157e308"), first: 1.5 as Double, second: 2.5 as Double,
-            low: -Double.greatestFiniteMagnitude, high: Double.greatestFiniteMagnitude)
+            schema: number("1.7976931348623157e308"), first: 1.5 as Double, second: 2.5 as Double)
         table[ObjectIdentifier(Float.self)] = LeafType(
-            schema: number("3.4028234663852886e38"), first: 1.5 as Float, second: 2.5 as Float,
-            low: -Float.greatestFiniteMagnitude, high: Float.greatestFiniteMagnitude)
+            schema: number("3.4028234663852886e38"), first: 1.5 as Float, second: 2.5 as Float)
         // `Decimal` holds 38 digits times 10^-128 ... 10^127: larger numbers do not decode (nor,
         // in some spellings, numbers below 1e-90: see docs/contract.md, "Agreement").
         table[ObjectIdentifier(Decimal.self)] = LeafType(
-            schema: number("1e160"), first: Decimal(1), second: Decimal(2),
-            low: Decimal(sign: .minus, exponent: 100, significand: 1),
-            high: Decimal(sign: .plus, exponent: 100, significand: 1))
-        table[ObjectIdentifier(String.self)] = LeafType(
-            schema: ["type": "string"], first: "x", second: "y", low: "", high: String(repeating: "~", count: 1_000))
+            schema: number("1e160"), first: Decimal(1), second: Decimal(2))
+        table[ObjectIdentifier(String.self)] = LeafType(schema: ["type": "string"], first: "x", second: "y")
         table[ObjectIdentifier(Bool.self)] = LeafType(schema: ["type": "boolean"], first: true, second: false)
         table[ObjectIdentifier(JSONValue.self)] = LeafType(schema: [:], first: JSONValue.null, second: JSONValue.null)
         table[ObjectIdentifier(Date.self)] = LeafType(
@@ -417,21 +374,17 @@ struct LeafType: @unchecked Sendable {
                 "type": "string", "format": "date-time",
                 "pattern": .string(LeafType.datePattern),
             ],
-            first: Date(timeIntervalSince1970: 0), second: Date(timeIntervalSince1970: 1), low: Date.distantPast,
-            high: Date.distantFuture)
-        if let first = URL(string: "https://example.com/a"), let second = URL(string: "https://example.com/b"),
-            let low = URL(string: "x")
-        {
+            first: Date(timeIntervalSince1970: 0), second: Date(timeIntervalSince1970: 1))
+        if let first = URL(string: "https://example.com/a"), let second = URL(string: "https://example.com/b") {
             table[ObjectIdentifier(URL.self)] = LeafType(
-                schema: ["type": "string", "format": "uri-reference", "minLength": 1], first: first, second: second,
-                low: low)
+                schema: ["type": "string", "format": "uri-reference", "minLength": 1], first: first, second: second)
         }
         table[ObjectIdentifier(Data.self)] = LeafType(
             schema: [
                 "type": "string", "contentEncoding": "base64",
                 "pattern": .string("^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?" + LeafType.end),
             ],
-            first: Data([1]), second: Data([2]), low: Data(), high: Data(repeating: 255, count: 64))
+            first: Data([1]), second: Data([2]))
         table[ObjectIdentifier(UUID.self)] = LeafType(
             schema: [
                 "type": "string", "format": "uuid",
@@ -439,9 +392,7 @@ struct LeafType: @unchecked Sendable {
                     "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}" + LeafType.end),
             ],
             first: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            second: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)),
-            low: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-            high: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+            second: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
         return table
     }()
 }

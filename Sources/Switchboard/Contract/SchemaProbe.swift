@@ -88,7 +88,7 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The first run finds every key; the second none (a type that branches on it differs).
-    func contains(_ key: Key) -> Bool { probe.mode != .second }
+    func contains(_ key: Key) -> Bool { probe.mode == .first }
 
     /// The first run finds no null; the second finds every key null.
     func decodeNil(forKey key: Key) throws -> Bool { probe.mode == .second }
@@ -102,9 +102,9 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try probe.deriver.spend()
         let schema = probe.deriver.schema(T.self)
         node.addMember(key.stringValue, .known(JSONSchema(schema).nullable.json), required: false)
-        guard probe.mode != .second else { return nil }
+        guard probe.mode == .first else { return nil }
         do {
-            return try probe.deriver.value(T.self, mode: probe.mode)
+            return try probe.deriver.value(T.self, mode: .first)
         } catch ProbeFailure.noValue {
             // A type that refers to itself through an optional member: absent is a value too.
             return nil
