@@ -21,6 +21,11 @@ struct ContractTypeScript {
         "Promise", "Record", "Array",
     ]
     private var references: [String: String] = [:]
+    /// How many schemas deep ``type(of:indent:)`` is: a schema a type supplies
+    /// (``ContractDescribable``) may nest any number of levels.
+    private var depth = 0
+    /// The deepest schema rendered; one nested deeper is `unknown`.
+    static let maxDepth = 256
 
     init(contract: Contract) {
         self.contract = contract
@@ -118,6 +123,9 @@ struct ContractTypeScript {
 
     /// The TypeScript type of `schema`: the name of a named type (declared on first use), or an expression.
     private mutating func type(of schema: JSONValue, indent: Int) -> String {
+        guard depth < ContractTypeScript.maxDepth else { return "unknown /* nested too deep */" }
+        depth += 1
+        defer { depth -= 1 }
         if let name = names[schema] { return name }
         if let title = schema.objectValue?["title"]?.stringValue, schema.objectValue?["type"] != nil {
             let name = reserve(title)

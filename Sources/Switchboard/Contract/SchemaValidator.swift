@@ -174,15 +174,28 @@ package struct SchemaValidator {
     }
 
     /// JSON Schema equality: numbers by value, objects and arrays member by member.
+    /// Compares with a stack of its own, not by recursion (a `const` may nest any number of levels).
     static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.number(let left), .number(let right)): return compare(left, right) == 0
-        case (.array(let left), .array(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
-        case (.object(let left), .object(let right)):
-            return left.count == right.count
-                && left.allSatisfy { key, value in right[key].map { equal(value, $0) } ?? false }
-        default: return lhs == rhs
+        var pending = [(lhs, rhs)]
+        while let pair = pending.popLast() {
+            switch pair {
+            case (.number(let left), .number(let right)):
+                guard compare(left, right) == 0 else { return false }
+            case (.array(let left), .array(let right)):
+                guard left.count == right.count else { return false }
+                pending.append(contentsOf: zip(left, right))
+            case (.object(let left), .object(let right)):
+                guard left.count == right.count else { return false }
+                for (key, value) in left {
+                    guard let other = right[key] else { return false }
+                    pending.append((value, other))
+                }
+            case (.array, _), (.object, _), (.number, _):
+                return false
+            default:
+                guard pair.0 == pair.1 else { return false }
+            }
         }
+        return true
     }
 }
