@@ -206,7 +206,7 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
             invocation.maxLineBytes = bytes
         case "--max-depth":
             let text = try value()
-            // A ceiling, because some paths (building, writing and releasing a JSONValue) recurse
+            // A ceiling, because some paths (building and releasing a JSONValue) recurse
             // once per level: the limit must be one the thread's stack can always take.
             guard let depth = Int(text), (1...maxDepthCeiling).contains(depth) else {
                 throw UsageError(
