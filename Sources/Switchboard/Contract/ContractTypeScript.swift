@@ -24,7 +24,8 @@ struct ContractTypeScript {
     /// How many schemas deep ``type(of:indent:)`` is: a schema a type supplies
     /// (``ContractDescribable``) may nest any number of levels.
     private var depth = 0
-    /// The deepest schema rendered; one nested deeper is `unknown`.
+    /// The deepest schema rendered; one nested deeper (or deeper than the thread's stack
+    /// has room for, see `StackRoom`) is `unknown`.
     static let maxDepth = 256
 
     init(contract: Contract) {
@@ -123,7 +124,9 @@ struct ContractTypeScript {
 
     /// The TypeScript type of `schema`: the name of a named type (declared on first use), or an expression.
     private mutating func type(of schema: JSONValue, indent: Int) -> String {
-        guard depth < ContractTypeScript.maxDepth else { return "unknown /* nested too deep */" }
+        // Each level takes a few KiB of stack in a debug build: stop at the limit, or sooner
+        // when the thread's stack runs short (a 512 KiB thread holds about a hundred levels).
+        guard depth < ContractTypeScript.maxDepth, !StackRoom.isShort() else { return "unknown /* nested too deep */" }
         depth += 1
         defer { depth -= 1 }
         if let name = names[schema] { return name }

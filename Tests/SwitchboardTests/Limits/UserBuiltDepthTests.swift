@@ -177,6 +177,40 @@ import Testing
     }
 }
 
+extension UserBuiltDepthTests {
+    @Test func aContractWithASchemaNestedDeepBuiltInCodeRendersOnASmallStack() async {
+        let noted = await onSmallStack {
+            let contract = Contract(types: [DeepSchemaEvent.self])
+            let json = contract.json
+            let script = contract.typeScript
+            var value = Shape.arrays.value(depth: 20_000)
+            defer { dismantleNested(&value) }
+            let problem = SchemaValidator().problem(value, DeepSchemaEvent.deep.json) ?? "valid"
+            return [
+                "validated \(problem.hasSuffix(": schema too deep"))",
+                "json \(json.contains(String(repeating: #"{"items":"#, count: 100)))",
+                "typeScript \(script.contains("unknown /* nested too deep */"))",
+            ]
+        }
+        #expect(noted == ["validated true", "json true", "typeScript true"])
+    }
+}
+
+/// An event that supplies a schema of arrays of arrays, 20,000 levels deep.
+private struct DeepSchemaEvent: Event, ContractDescribable {
+    static let channel: Channel = "deepSchema"
+    let data: Int
+
+    /// Built once and kept (released, a value this deep would overflow the stack in Swift's runtime).
+    static let deep: JSONSchema = {
+        var schema: JSONValue = ["type": "integer"]
+        for _ in 0..<20_000 { schema = ["type": "array", "items": schema] }
+        return JSONSchema(schema)
+    }()
+
+    static var contractSchema: JSONSchema? { deep }
+}
+
 /// An event whose `data` is free-form JSON.
 private struct DeepBody: Event {
     static let channel: Channel = "deepBody"
