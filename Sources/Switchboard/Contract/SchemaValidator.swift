@@ -176,26 +176,6 @@ package struct SchemaValidator {
     /// JSON Schema equality: numbers by value, objects and arrays member by member.
     /// Compares with a stack of its own, not by recursion (a `const` may nest any number of levels).
     static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-        var pending = [(lhs, rhs)]
-        while let pair = pending.popLast() {
-            switch pair {
-            case (.number(let left), .number(let right)):
-                guard compare(left, right) == 0 else { return false }
-            case (.array(let left), .array(let right)):
-                guard left.count == right.count else { return false }
-                pending.append(contentsOf: zip(left, right))
-            case (.object(let left), .object(let right)):
-                guard left.count == right.count else { return false }
-                for (key, value) in left {
-                    guard let other = right[key] else { return false }
-                    pending.append((value, other))
-                }
-            case (.array, _), (.object, _), (.number, _):
-                return false
-            default:
-                guard pair.0 == pair.1 else { return false }
-            }
-        }
-        return true
+        lhs.equals(rhs) { compare($0, $1) == 0 }
     }
 }

@@ -64,13 +64,20 @@ extension JSONValue {
     /// Compares with a stack of its own, not by recursion, so values nested any number of
     /// levels deep compare on the smallest thread stack.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        lhs.equals(rhs) { $0 == $1 }
+    }
+
+    /// Whether this value equals `other` as ``==(_:_:)`` says, numbers compared by
+    /// `numbersEqual` (JSON Schema compares them by value: `1` equals `1.0`). Compares with a
+    /// stack of its own, not by recursion.
+    package func equals(_ other: JSONValue, numbersEqual: (JSONNumber, JSONNumber) -> Bool) -> Bool {
         var pending: [(JSONValue, JSONValue)] = []
-        var pair = (lhs, rhs)
+        var pair = (self, other)
         while true {
             switch pair {
             case (.null, .null): break
             case (.bool(let left), .bool(let right)): guard left == right else { return false }
-            case (.number(let left), .number(let right)): guard left == right else { return false }
+            case (.number(let left), .number(let right)): guard numbersEqual(left, right) else { return false }
             case (.string(let left), .string(let right)): guard left == right else { return false }
             case (.array(let left), .array(let right)):
                 guard left.count == right.count else { return false }

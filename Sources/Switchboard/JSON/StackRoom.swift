@@ -7,11 +7,11 @@ import Foundation
 ///
 /// The lowest address of each thread's stack is looked up once (`pthread_getattr_np` on Linux, looked up with `dlsym`,
 /// `pthread_get_stackaddr_np` on Apple systems) and kept in a thread-specific slot.
-enum StackRoom {
+package enum StackRoom {
     /// The room a walk keeps: it stops when less is left below the caller's frame. Enough for
     /// an error to be made and thrown, and for a few levels of the other coder's frames (about
     /// 1.3 KiB a level for `JSONEncoder` in a debug build).
-    static let reserve = 96 * 1024
+    package static let reserve = 96 * 1024
 
     /// The slot holding each thread's stack bottom (its address as the slot's pointer).
     private static let slot: pthread_key_t? = {
@@ -21,7 +21,7 @@ enum StackRoom {
 
     /// Whether less than ``reserve`` bytes of stack are left below the caller's frame.
     /// `false` when the stack's bounds are unknown.
-    static func isShort() -> Bool {
+    package static func isShort() -> Bool {
         var marker: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         guard let bottom = stackBottom() else { return false }
