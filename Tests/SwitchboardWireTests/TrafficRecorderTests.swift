@@ -166,7 +166,7 @@ private func line(_ quantity: Int, email: String = "a@example.com") -> [String: 
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread {
                 var value: JSONValue = ["email": "a@example.com", "n": 1.5]
-                for _ in 0..<100_000 { value = ["data": [value]] }
+                for _ in 0..<5_000 { value = ["data": [value]] }
                 let shallow: JSONValue = ["email": "a@example.com", "n": [1.5, nil, true]]
                 let lines = [
                     TrafficRecorder.line(

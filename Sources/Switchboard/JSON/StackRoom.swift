@@ -25,7 +25,8 @@ package enum StackRoom {
         var marker: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         guard let bottom = stackBottom() else { return false }
-        return here < bottom || here - bottom < UInt(reserve)
+        // Below the bottom: not on the stack looked up (an alternate signal stack, say), so unknown.
+        return here >= bottom && here - bottom < UInt(reserve)
     }
 
     /// The lowest address of the calling thread's stack, or `nil` when unknown.
