@@ -197,6 +197,53 @@ extension UserBuiltDepthTests {
     }
 }
 
+extension UserBuiltDepthTests {
+    @Test func decodingThroughADecoderWithNoDepthLimitStopsWhileTheStackHasRoom() async {
+        let noted = await onSmallStack {
+            do {
+                _ = try JSONValue(from: EndlessDecoder())
+                return ["decoded"]
+            } catch DecodingError.dataCorrupted(let context) {
+                return [context.debugDescription]
+            } catch {
+                return ["\(error)"]
+            }
+        }
+        #expect(noted == [JSONValue.tooDeepForStack])
+    }
+}
+
+/// A decoder of arrays nested in one another without end (a hand-written one with no depth
+/// limit): `JSONValue`'s `init(from:)` calls through it once per level.
+private struct EndlessDecoder: Decoder {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    struct Refused: Error {}
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw Refused() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Refused() }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { Level() }
+
+    /// One array, holding the next.
+    struct Level: UnkeyedDecodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        var count: Int? { 1 }
+        var isAtEnd: Bool { currentIndex > 0 }
+        var currentIndex = 0
+
+        mutating func decodeNil() throws -> Bool { false }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            currentIndex += 1
+            return try T(from: EndlessDecoder())
+        }
+        mutating func nestedContainer<N: CodingKey>(keyedBy type: N.Type) throws -> KeyedDecodingContainer<N> {
+            throw Refused()
+        }
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Refused() }
+        mutating func superDecoder() throws -> any Decoder { throw Refused() }
+    }
+}
+
 /// An event that supplies a schema of arrays of arrays, 5,000 levels deep.
 private struct DeepSchemaEvent: Event, ContractDescribable {
     static let channel: Channel = "deepSchema"
