@@ -18,7 +18,7 @@ public enum Redaction {
     /// anything else becomes its description.
     static func jsonSafe(_ value: Any, redacting keys: Set<String>, depth: Int = 0) -> Any {
         // 512 levels, or fewer when the thread's stack runs short (a level takes a few frames).
-        if depth > 512 || StackRoom.isShort() { return "[too deep]" }
+        if depth > 512 || StackRoom.isShort(depth: depth) { return "[too deep]" }
         switch value {
         case let object as [String: Any]:
             var copy: [String: Any] = [:]
@@ -56,19 +56,19 @@ public enum Redaction {
     }
 
     /// Writes a tree `jsonSafe` produced; object keys in ascending order.
-    static func write(_ value: Any, into writer: inout JSONWriter) {
-        if StackRoom.isShort() { return writer.write("[too deep]") }
+    static func write(_ value: Any, into writer: inout JSONWriter, depth: Int = 0) {
+        if StackRoom.isShort(depth: depth) { return writer.write("[too deep]") }
         switch value {
         case let object as [String: Any]:
             writer.beginObject()
             for key in object.keys.sorted() {
                 writer.key(key)
-                write(object[key] ?? NSNull(), into: &writer)
+                write(object[key] ?? NSNull(), into: &writer, depth: depth + 1)
             }
             writer.endObject()
         case let array as [Any]:
             writer.beginArray()
-            for element in array { write(element, into: &writer) }
+            for element in array { write(element, into: &writer, depth: depth + 1) }
             writer.endArray()
         case let string as String:
             writer.write(string)

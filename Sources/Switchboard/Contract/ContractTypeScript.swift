@@ -126,7 +126,9 @@ struct ContractTypeScript {
     private mutating func type(of schema: JSONValue, indent: Int) -> String {
         // Each level takes a few KiB of stack in a debug build: stop at the limit, or sooner
         // when the thread's stack runs short (a 512 KiB thread holds about a hundred levels).
-        guard depth < ContractTypeScript.maxDepth, !StackRoom.isShort() else { return "unknown /* nested too deep */" }
+        guard depth < ContractTypeScript.maxDepth, !StackRoom.isShort(depth: depth) else {
+            return "unknown /* nested too deep */"
+        }
         depth += 1
         defer { depth -= 1 }
         if let name = names[schema] { return name }

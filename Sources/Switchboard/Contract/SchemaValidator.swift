@@ -30,7 +30,7 @@ package struct SchemaValidator {
         guard case .object(let keywords) = schema else {
             return schema == .bool(false) ? "\(path): nothing is accepted" : nil
         }
-        if depth > 256 || StackRoom.isShort() { return "\(path): schema too deep" }
+        if depth > 256 || StackRoom.isShort(depth: depth) { return "\(path): schema too deep" }
         if keywords[ContractKeyword.underivable] != nil { return nil }
         if let reference = keywords["$ref"]?.stringValue {
             let name = reference.hasPrefix("#/$defs/") ? String(reference.dropFirst(8)) : reference

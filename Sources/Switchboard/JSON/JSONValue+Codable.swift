@@ -44,25 +44,30 @@ extension JSONValue: Codable {
         }
         // Each level is a call through the decoder, which may recurse without a limit of its own
         // (a hand-written one): stop while the thread's stack has room, rather than overflow it.
-        if StackRoom.isShort() {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: JSONValue.tooDeepForStack))
-        }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(unkeyed.count ?? 0)
-            while !unkeyed.isAtEnd {
-                elements.append(try unkeyed.decode(JSONValue.self))
+        let container = try StackRoom.nested { depth throws -> JSONValue? in
+            if StackRoom.isShort(depth: depth) {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: JSONValue.tooDeepForStack))
             }
-            self = .array(elements)
-            return
-        }
-        if let keyed = try? decoder.container(keyedBy: MemberKey.self) {
-            var members: [String: JSONValue] = [:]
-            for key in keyed.allKeys {
-                members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
+            if var unkeyed = try? decoder.unkeyedContainer() {
+                var elements: [JSONValue] = []
+                elements.reserveCapacity(unkeyed.count ?? 0)
+                while !unkeyed.isAtEnd {
+                    elements.append(try unkeyed.decode(JSONValue.self))
+                }
+                return .array(elements)
             }
-            self = .object(members)
+            if let keyed = try? decoder.container(keyedBy: MemberKey.self) {
+                var members: [String: JSONValue] = [:]
+                for key in keyed.allKeys {
+                    members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
+                }
+                return .object(members)
+            }
+            return nil
+        }
+        if let container {
+            self = container
             return
         }
         throw DecodingError.dataCorrupted(
@@ -106,16 +111,20 @@ extension JSONValue: Codable {
             var container = encoder.singleValueContainer()
             try container.encode(string)
         case .array(let array):
-            if StackRoom.isShort() { throw tooDeep(encoder) }
-            var container = encoder.unkeyedContainer()
-            for element in array {
-                try container.encode(element)
+            try StackRoom.nested { depth throws in
+                if StackRoom.isShort(depth: depth) { throw tooDeep(encoder) }
+                var container = encoder.unkeyedContainer()
+                for element in array {
+                    try container.encode(element)
+                }
             }
         case .object(let object):
-            if StackRoom.isShort() { throw tooDeep(encoder) }
-            var container = encoder.container(keyedBy: MemberKey.self)
-            for (key, value) in object {
-                try container.encode(value, forKey: MemberKey(key))
+            try StackRoom.nested { depth throws in
+                if StackRoom.isShort(depth: depth) { throw tooDeep(encoder) }
+                var container = encoder.container(keyedBy: MemberKey.self)
+                for (key, value) in object {
+                    try container.encode(value, forKey: MemberKey(key))
+                }
             }
         }
     }
