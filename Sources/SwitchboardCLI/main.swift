@@ -109,7 +109,8 @@ struct UsageError: Error {
 func commandLineArguments() -> (arguments: [String], notUTF8: Set<Int>) {
     var arguments: [String] = []
     var notUTF8: Set<Int> = []
-    for position in 1..<Int(CommandLine.argc) {
+    // `stride`, not `1..<argc`: a program may be started with no arguments at all (argc 0).
+    for position in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
         guard let pointer = CommandLine.unsafeArgv[position] else { continue }
         let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)).bindMemory(to: UInt8.self)
         // Decoding repairs what is not UTF-8, so such an argument does not come back the same.
