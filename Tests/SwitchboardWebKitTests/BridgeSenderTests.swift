@@ -36,6 +36,29 @@ import Testing
         #expect(odd.origin == nil && odd.claimedOrigin == "https://shop.example.com.")
     }
 
+    /// Whatever parts WebKit reports, the sender is either a valid origin or unknown (refused under a policy).
+    @Test func webKitsOddPartsLeaveTheOriginUnknown() throws {
+        let policy = try OriginPolicy(
+            allowing: ["https://shop.example.com", "http://[::1]:8080"], allowsSubframes: true)
+        let refused: [(String, String, Int)] = [
+            ("", "shop.example.com", 0), ("https", "", 0), ("file", "", 0), ("https", "shop.example.com", -1),
+            ("https", "shop.example.com", 65_536), ("https", "shop.example.com:443", 0), ("https", "fe80::1%en0", 0),
+            ("https", "[+1::]", 0), ("blob", "shop.example.com", 0), ("https", "shop.example.com\u{0}", 0),
+            ("https", "shop.example.com/", 0), ("https", "user@shop.example.com", 0), ("https ", "shop.example.com", 0),
+        ]
+        for (scheme, host, port) in refused {
+            let sender = MessageSender(securityOriginProtocol: scheme, host: host, port: port, isMainFrame: true)
+            #expect(sender.origin == nil, "\(scheme) \(host) \(port)")
+            #expect(!policy.admits(sender), "\(scheme) \(host) \(port)")
+        }
+        for (scheme, host, port) in [
+            ("HTTPS", "SHOP.example.com", 443), ("http", "::1", 8080), ("http", "[::1]", 8080),
+        ] {
+            let sender = MessageSender(securityOriginProtocol: scheme, host: host, port: port, isMainFrame: false)
+            #expect(policy.admits(sender), "\(scheme) \(host) \(port)")
+        }
+    }
+
     @Test func theShopsMainFrameIsHandled() async throws {
         let (_, bridge, seen, tokens) = try shopBridge()
         let box = ReplyBox()

@@ -17,7 +17,7 @@ import Foundation
 /// `decode` makes a key required, `decodeIfPresent` (what `Optional` members
 /// synthesize) optional and nullable; `Int` and its kin are `integer` with their
 /// bounds, `Double`, `Float` and `Decimal` are `number`; arrays, sets and
-/// `[String: Value]` dictionaries carry their element's schema; nested types are
+/// `[String: Value]` and `[Int: Value]` dictionaries carry their element's schema; nested types are
 /// described inline with their name as `title`, a type that refers to itself under
 /// `$defs`; a `CaseIterable` enum with `String` or integer raw values is an `enum`
 /// of them. The probe runs twice with different answers; a type whose shape changes
@@ -294,6 +294,7 @@ enum DerivedSchemas {
         if let known = kept.withLock({ $0[id] }) { return known }
         let deriver = SchemaDeriver()
         let schema = deriver.schema(T.self)
+        deriver.finish()
         let result = Derived(schema: schema, definitions: deriver.definitions.mapValues { JSONSchema($0) })
         kept.withLock { $0[id] = $0[id] ?? result }
         return result

@@ -22,6 +22,11 @@ package enum ContractMutations {
         "2024-01-02T24:59:59Z", "2024-01-02T03:04:05+24:00", "2024-01-02T03:04:05+1", "2024-01-02T03:04:05-12:30",
         "2024-01-02T03:04:05+1:30", "2024-01-02T03:04:05+130", "AQID", "AQI", "AQI=",
         "00000000-0000-0000-0000-000000000001", "small", "huge",
+        // Spellings and texts at the edges of what the decoder's readers take.
+        .number(JSONNumber("0e200")!), .number(JSONNumber("-0.0e-300")!), .number(JSONNumber("1e128")!),
+        .number(JSONNumber("1e170")!), "AQID\n", "00000000-0000-0000-0000-000000000001\n",
+        "2024-01-02T03:04:05.123456789Z", "2024-01-02T03:04:05.1234567891Z", "2024-01-02T03:04:05+23:59",
+        "2024-01-02T03:04:05-18:00", "2024-01-02T03:04:05+18:30", "2024-01-02T03:04:05+230",
     ]
 
     /// The bodies near `body` (not including `body` itself), at most `levels` deep.

@@ -185,7 +185,9 @@ struct ContractTypeScript {
                 return objectBody(properties, members["required"], indent: indent)
             }
             let value = members["additionalProperties"].map { type(of: $0, indent: indent + 1) } ?? "JSONValue"
-            return "{ [key: string]: \(value) }"
+            // `propertyNames` is emitted only for `[Int: Value]`: its keys are integers' text.
+            let key = members["propertyNames"] == nil ? "string" : "number"
+            return "{ [key: \(key)]: \(value) }"
         default:
             return "JSONValue"
         }

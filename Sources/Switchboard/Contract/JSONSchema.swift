@@ -2,7 +2,7 @@
 ///
 /// A schema is a ``JSONValue`` object (or `true`) with the keywords Switchboard
 /// derives: `type`, `properties`, `required`, `items`, `prefixItems`, `minItems`,
-/// `additionalProperties`, `enum`, `minimum`, `maximum`, `pattern`, `anyOf`, `allOf`,
+/// `additionalProperties`, `propertyNames`, `enum`, `minimum`, `maximum`, `pattern`, `anyOf`, `allOf`,
 /// `$ref`, and the annotations `title` and `format`. A part that cannot be derived
 /// exactly carries `"x-switchboard-underivable"` with the reason, and accepts anything.
 ///
@@ -82,6 +82,15 @@ public struct JSONSchema: Sendable, Hashable, CustomStringConvertible {
     public static func dictionary(of value: JSONSchema) -> JSONSchema {
         if value.json == [:] { return JSONSchema(["type": "object"]) }
         return JSONSchema(["type": "object", "additionalProperties": value.json])
+    }
+
+    /// An object whose keys are integers' text and whose members all match `value` (an
+    /// `[Int: Value]` dictionary): `0` or up to 15 digits with an optional `-`, no leading zero
+    /// (the keys TypeScript's `{ [key: number]: V }` takes; the decoder also takes `+1`, `007`).
+    static func integerKeyed(of value: JSONSchema) -> JSONSchema {
+        var schema = dictionary(of: value).json.objectValue ?? [:]
+        schema["propertyNames"] = ["pattern": .string("^(0|-?[1-9][0-9]{0,14})" + LeafType.end)]
+        return JSONSchema(.object(schema))
     }
 
     /// A schema that accepts anything and says why the shape could not be derived.

@@ -26,6 +26,8 @@ final class ProbeNode {
         case atEnd(Bool)
         case element
         case nilCheck
+        /// `count` was read (the probe does not know it: `nil`).
+        case count
     }
 
     enum Kind {
@@ -115,9 +117,12 @@ final class ProbeNode {
     private func arraySchema() -> JSONValue {
         let schemas = elements.map(\.schema)
         let nullable = steps.contains(.nilCheck)
-        let asked = steps.filter { $0 != .nilCheck }
+        let asked = steps.filter { $0 != .nilCheck && $0 != .count }
+        let loops = asked.contains { if case .atEnd = $0 { return true } else { return false } }
+        // Read by its count (the probe's is unknown): how many elements, and of what, is not seen.
+        if steps.contains(.count), !loops { return JSONSchema.underivable("reads an array by its count").json }
         if asked.isEmpty { return ["type": "array"] }
-        if !asked.contains(where: { if case .atEnd = $0 { return true } else { return false } }) {
+        if !loops {
             if nullable { return JSONSchema.underivable("checks a fixed array's elements for null").json }
             let items = schemas
             return ["type": "array", "prefixItems": .array(items), "minItems": .number(JSONNumber(items.count))]

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Types the body decoder reads without their `init(from:)` (strings, numbers with
 /// their bounds, `Bool`, `Date`, `URL`, `Data`, `Decimal`, ``JSONValue``), optionals,
-/// arrays, sets, `[String: Value]` dictionaries, and `CaseIterable` enums with
+/// arrays, sets, `[String: Value]` and `[Int: Value]` dictionaries, and `CaseIterable` enums with
 /// `String` or integer raw values are known directly. A ``ContractDescribable`` type
 /// supplies or refines its schema. A type that refers to itself is written once
 /// under `$defs` and referred to with `$ref`.
@@ -32,9 +32,25 @@ final class SchemaDeriver {
     /// The schemas of the types that refer to themselves, by ``definitionName(of:)``.
     private(set) var definitions: [String: JSONValue] = [:]
     private var remaining = SchemaDeriver.budget
+    /// The thread the derivation runs on: a probe answers only there (held, so that no other
+    /// thread's object can take its address).
+    private let owner = Thread.current
+    /// Set on the owner thread when the derivation is over (read only there).
+    private var finished = false
 
-    /// Counts one probe operation.
+    /// Whether a probe may record now: on the derivation's thread, while it runs. A type
+    /// may keep its decoder, or hand it to another thread: used there or later, the probe
+    /// records nothing and throws (its nodes are not shared between threads).
+    var isInUse: Bool { Thread.current === owner && !finished }
+
+    /// Ends the derivation: the probes a type kept answer no more.
+    func finish() {
+        if Thread.current === owner { finished = true }
+    }
+
+    /// Counts one probe operation; throws when the probe is used off its derivation (see ``isInUse``).
     func spend() throws {
+        guard isInUse else { throw ProbeFailure.unsupported }
         remaining -= 1
         if remaining < 0 { throw ProbeFailure.budget }
     }
@@ -80,8 +96,12 @@ final class SchemaDeriver {
         if let dictionary = T.self as? any ContractDictionaryProbe.Type {
             return JSONSchema.dictionary(of: JSONSchema(schema(dictionary.contractValue))).json
         }
+        if let dictionary = T.self as? any ContractIntKeyedProbe.Type {
+            return JSONSchema.integerKeyed(of: JSONSchema(schema(dictionary.contractValue))).json
+        }
+        // Only when every raw value decodes: a custom `init(from:)` may read something else.
         if let enumeration = T.self as? any (CaseIterable & RawRepresentable).Type,
-            let values = SchemaDeriver.rawValues(enumeration)
+            let values = SchemaDeriver.rawValues(enumeration), values.allSatisfy({ SchemaDeriver.decodes(T.self, $0) })
         {
             return titled(JSONSchema.enumeration(values).json, T.self)
         }
@@ -105,9 +125,14 @@ final class SchemaDeriver {
             return JSONSchema.underivable("\(name): its decoding asks for more than the probe allows").json
         } catch ProbeFailure.noValue(let member) {
             return JSONSchema.underivable("\(name): no value of \(member) to go on with").json
+        } catch ProbeFailure.unsupported {
+            return JSONSchema.underivable(
+                "\(name): its init(from:) uses superDecoder, or its decoder off the derivation's thread"
+            ).json
         } catch {
             let hint =
-                T.self is any RawRepresentable.Type ? "; make it CaseIterable to list its raw values" : ""
+                T.self is any RawRepresentable.Type && !(T.self is any CaseIterable.Type)
+                ? "; make it CaseIterable to list its raw values" : ""
             return JSONSchema.underivable(
                 "\(name): its init(from:) refuses the probe's placeholder values (it checks values)\(hint)"
             ).json
@@ -115,6 +140,13 @@ final class SchemaDeriver {
         let shape = first.schema()
         guard shape == second.schema() else {
             return JSONSchema.underivable("\(name): its init(from:) decodes by the values it reads").json
+        }
+        // A raw-value type read from its raw value may take only some values (an enum's cases):
+        // that the probe's two placeholders were among them says nothing of the rest.
+        if let raw = T.self as? any RawRepresentable.Type, SchemaDeriver.checksRawValues(raw, readAs: shape, by: self) {
+            return JSONSchema.underivable(
+                "\(name): its init(rawValue:) takes only some values; make it CaseIterable to list its raw values"
+            ).json
         }
         return titled(shape, T.self)
     }
@@ -140,6 +172,9 @@ final class SchemaDeriver {
         }
         if let array = T.self as? any ContractArrayProbe.Type, let empty = array.contractEmpty as? T { return empty }
         if let dictionary = T.self as? any ContractDictionaryProbe.Type, let empty = dictionary.contractEmpty as? T {
+            return empty
+        }
+        if let dictionary = T.self as? any ContractIntKeyedProbe.Type, let empty = dictionary.contractEmpty as? T {
             return empty
         }
         if let described = T.self as? any ContractDescribable.Type, let example = described.contractExample as? T {
@@ -237,6 +272,29 @@ final class SchemaDeriver {
         return values.isEmpty ? nil : values
     }
 
+    /// Whether `type` is read as its raw value alone (`shape` is the raw type's schema) and its
+    /// `init(rawValue:)` refuses a raw value no type would list (so it takes only some).
+    static func checksRawValues<R: RawRepresentable>(
+        _ type: R.Type, readAs shape: JSONValue, by deriver: SchemaDeriver
+    ) -> Bool {
+        guard let raw = R.RawValue.self as? any Decodable.Type, shape == deriver.schema(raw) else { return false }
+        if let unlikely = "\u{1}switchboard: no such raw value\u{2}" as? R.RawValue {
+            return R(rawValue: unlikely) == nil
+        }
+        if let integer = R.RawValue.self as? any FixedWidthInteger.Type {
+            func unlikely<I: FixedWidthInteger>(_: I.Type) -> Any {
+                I(truncatingIfNeeded: 0x5EED_F00D_1234_5679 as UInt64)
+            }
+            if let value = unlikely(integer) as? R.RawValue { return R(rawValue: value) == nil }
+        }
+        return false
+    }
+
+    /// Whether `value` decodes as `T` with the default options (runs `T.init(from:)`, no lock held).
+    static func decodes<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> Bool {
+        (try? BodyDecoder().decode(T.self, from: value)) != nil
+    }
+
     private static func firstCase<E: CaseIterable>(_ type: E.Type) -> Any? {
         E.allCases.first
     }
@@ -266,6 +324,19 @@ struct LeafType: @unchecked Sendable {
     let first: Any
     let second: Any
 
+    /// The end of the text, in every regular expression dialect: `$` also matches before a
+    /// final newline in ICU's (`NSRegularExpression`) and Python's, where `"AQID\n"` would then
+    /// pass a pattern the decoder refuses; ECMA-262's `$` is this.
+    static let end = "(?![\\s\\S])"
+
+    /// ISO 8601 as `Date.ISO8601FormatStyle` reads it (the decoder's reader, with and without
+    /// fractional seconds): its fraction has 1 to 9 digits, its offset is at most ±18:00, written
+    /// `±HH:MM`, `±HHMM`, `±HH`, `±H`, `±H:MM`, or `±HMM` for an hour of 0 or 1 (the reader
+    /// refuses `+230`). What the reader takes beyond this (`Z` and then anything) is left out.
+    static let datePattern =
+        "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-4]):[0-5][0-9]:([0-5][0-9]|60)"
+        + "(\\.[0-9]{1,9})?(Z|[+-]((0[0-9]|1[0-7])(:?[0-5][0-9])?|18(:?00)?|[0-9](:[0-5][0-9])?|[01][0-5][0-9]))" + end
+
     static let table: [ObjectIdentifier: LeafType] = {
         var table: [ObjectIdentifier: LeafType] = [:]
         func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) {
@@ -291,16 +362,17 @@ struct LeafType: @unchecked Sendable {
             schema: number("1.7976931348623157e308"), first: 1.5 as Double, second: 2.5 as Double)
         table[ObjectIdentifier(Float.self)] = LeafType(
             schema: number("3.4028234663852886e38"), first: 1.5 as Float, second: 2.5 as Float)
+        // `Decimal` holds 38 digits times 10^-128 ... 10^127: larger numbers do not decode (nor,
+        // in some spellings, numbers below 1e-90: see docs/contract.md, "Agreement").
         table[ObjectIdentifier(Decimal.self)] = LeafType(
-            schema: ["type": "number"], first: Decimal(1), second: Decimal(2))
+            schema: number("1e160"), first: Decimal(1), second: Decimal(2))
         table[ObjectIdentifier(String.self)] = LeafType(schema: ["type": "string"], first: "x", second: "y")
         table[ObjectIdentifier(Bool.self)] = LeafType(schema: ["type": "boolean"], first: true, second: false)
         table[ObjectIdentifier(JSONValue.self)] = LeafType(schema: [:], first: JSONValue.null, second: JSONValue.null)
         table[ObjectIdentifier(Date.self)] = LeafType(
             schema: [
                 "type": "string", "format": "date-time",
-                "pattern":
-                    "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-4]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(Z|[+-]([0-9]|[01][0-9]|2[0-3])(:?[0-5][0-9])?)$",
+                "pattern": .string(LeafType.datePattern),
             ],
             first: Date(timeIntervalSince1970: 0), second: Date(timeIntervalSince1970: 1))
         if let first = URL(string: "https://example.com/a"), let second = URL(string: "https://example.com/b") {
@@ -310,13 +382,14 @@ struct LeafType: @unchecked Sendable {
         table[ObjectIdentifier(Data.self)] = LeafType(
             schema: [
                 "type": "string", "contentEncoding": "base64",
-                "pattern": "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+                "pattern": .string("^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?" + LeafType.end),
             ],
             first: Data([1]), second: Data([2]))
         table[ObjectIdentifier(UUID.self)] = LeafType(
             schema: [
                 "type": "string", "format": "uuid",
-                "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+                "pattern": .string(
+                    "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}" + LeafType.end),
             ],
             first: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
             second: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
@@ -363,6 +436,17 @@ protocol ContractDictionaryProbe {
 }
 
 extension Dictionary: ContractDictionaryProbe where Key == String, Value: Decodable {
+    static var contractValue: any Decodable.Type { Value.self }
+    static var contractEmpty: Self { [:] }
+}
+
+/// `[Int: Value]` (decoded from a JSON object whose keys are integers' text): the value type, and an empty one.
+protocol ContractIntKeyedProbe {
+    static var contractValue: any Decodable.Type { get }
+    static var contractEmpty: Self { get }
+}
+
+extension Dictionary: ContractIntKeyedProbe where Key == Int, Value: Decodable {
     static var contractValue: any Decodable.Type { Value.self }
     static var contractEmpty: Self { [:] }
 }

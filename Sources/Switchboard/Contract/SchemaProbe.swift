@@ -54,7 +54,7 @@ final class SchemaProbe: Decoder, SingleValueDecodingContainer {
 
     /// Never null: a type that then decodes a value is nullable (the node notes the check).
     func decodeNil() -> Bool {
-        node.addStep(.nilCheck)
+        if deriver.isInUse { node.addStep(.nilCheck) }
         return false
     }
 
@@ -83,7 +83,7 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The keys of the value are not known: a type that reads them decides by them.
     var allKeys: [Key] {
-        node.cannotDescribe("reads the keys it finds (allKeys)")
+        if probe.deriver.isInUse { node.cannotDescribe("reads the keys it finds (allKeys)") }
         return []
     }
 
@@ -156,12 +156,12 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        node.cannotDescribe("uses superDecoder()")
+        if probe.deriver.isInUse { node.cannotDescribe("uses superDecoder()") }
         throw ProbeFailure.unsupported
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        node.cannotDescribe("uses superDecoder(forKey:)")
+        if probe.deriver.isInUse { node.cannotDescribe("uses superDecoder(forKey:)") }
         throw ProbeFailure.unsupported
     }
 }
@@ -179,29 +179,38 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
         self.codingPath = codingPath
     }
 
-    /// Unknown, as for a real array read element by element.
-    var count: Int? { nil }
+    /// Unknown, as for a real array read element by element; a type that reads its elements
+    /// by the count (not until `isAtEnd`) is marked underivable.
+    var count: Int? {
+        if probe.deriver.isInUse { node.addStep(.count) }
+        return nil
+    }
 
     /// "Not at end" until one element has been read.
     var isAtEnd: Bool {
+        guard probe.deriver.isInUse else { return true }
         let atEnd = currentIndex >= 1
         node.addStep(.atEnd(atEnd))
         return atEnd
     }
 
     func decodeNil() throws -> Bool {
+        try probe.deriver.spend()
         node.addStep(.nilCheck)
         return false
     }
 
+    // The index moves only after a read that the probe recorded (a refused one changes nothing).
     private func element<T: Decodable>(_ type: T.Type) throws -> T {
-        defer { currentIndex += 1 }
-        return try probe.read(T.self) { node.addElement($0) }
+        let value = try probe.read(T.self) { node.addElement($0) }
+        currentIndex += 1
+        return value
     }
 
     private func optionalElement<T: Decodable>(_ type: T.Type) throws -> T? {
-        defer { currentIndex += 1 }
-        return try probe.read(T.self) { node.addElement(.known(JSONSchema($0.schema).nullable.json)) }
+        let value = try probe.read(T.self) { node.addElement(.known(JSONSchema($0.schema).nullable.json)) }
+        currentIndex += 1
+        return value
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try element(T.self) }
@@ -238,17 +247,19 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey>
     {
-        defer { currentIndex += 1 }
-        return try probe.nested(nil) { node.addElement($0) }.container(keyedBy: NestedKey.self)
+        let container = try probe.nested(nil) { node.addElement($0) }.container(keyedBy: NestedKey.self)
+        currentIndex += 1
+        return container
     }
 
     func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        defer { currentIndex += 1 }
-        return try probe.nested(nil) { node.addElement($0) }.unkeyedContainer()
+        let container = try probe.nested(nil) { node.addElement($0) }.unkeyedContainer()
+        currentIndex += 1
+        return container
     }
 
     func superDecoder() throws -> any Decoder {
-        node.cannotDescribe("uses superDecoder()")
+        if probe.deriver.isInUse { node.cannotDescribe("uses superDecoder()") }
         throw ProbeFailure.unsupported
     }
 }

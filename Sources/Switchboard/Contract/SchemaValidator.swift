@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks a ``JSONValue`` against the subset of JSON Schema 2020-12 that ``Contract``
-/// emits (`type`, `properties`, `required`, `additionalProperties`, `items`,
+/// emits (`type`, `properties`, `required`, `additionalProperties`, `propertyNames`, `items`,
 /// `prefixItems`, `minItems`, `minLength`, `enum`, `const`, `minimum`, `maximum`,
 /// `pattern`, `anyOf`, `allOf`, `$ref` into `$defs`); annotations are ignored and an
 /// underivable part accepts anything. Numbers are compared exactly (by their digits),
@@ -74,7 +74,11 @@ package struct SchemaValidator {
             return "\(path).\(key): required"
         }
         let properties = keywords["properties"]?.objectValue ?? [:]
+        let names = keywords["propertyNames"]
         for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+            if let names, let problem = problem(.string(key), names, path: "\(path) key \(key)", depth: depth + 1) {
+                return problem
+            }
             if let schema = properties[key] {
                 if let problem = problem(member, schema, path: "\(path).\(key)", depth: depth + 1) { return problem }
             } else if let additional = keywords["additionalProperties"] {
@@ -118,13 +122,37 @@ package struct SchemaValidator {
             return "\(path): shorter than \(minimum)"
         }
         if let pattern = keywords["pattern"]?.stringValue {
-            guard let expression = try? NSRegularExpression(pattern: pattern) else {
+            guard let expression = try? NSRegularExpression(pattern: SchemaValidator.ecmaPattern(pattern)) else {
                 return "\(path): bad pattern \(pattern)"
             }
             let range = NSRange(string.startIndex..., in: string)
             if expression.firstMatch(in: string, range: range) == nil { return "\(path): does not match \(pattern)" }
         }
         return nil
+    }
+
+    /// `pattern` with ECMA-262's `$`, as JSON Schema means it: the end of the text. (ICU's `$`,
+    /// `NSRegularExpression`'s, also matches before a final line break: `"AQID\n"` would match.)
+    static func ecmaPattern(_ pattern: String) -> String {
+        var result = ""
+        var escaped = false
+        var inClass = false
+        for character in pattern {
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if inClass {
+                inClass = character != "]"
+            } else if character == "[" {
+                inClass = true
+            } else if character == "$" {
+                result += "(?![\\s\\S])"
+                continue
+            }
+            result.append(character)
+        }
+        return result
     }
 
     private static func matches(_ value: JSONValue, _ types: JSONValue) -> Bool {

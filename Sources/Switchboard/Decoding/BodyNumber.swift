@@ -53,8 +53,14 @@ enum BodyNumber {
         case .decimal(let value): return BodyNumber.integer(T.self, fromDecimal: value)
         case .text(let text):
             if let value = T(text) { return value }
-            guard let decimal = Decimal(string: text, locale: nil) else { return nil }
-            return BodyNumber.integer(T.self, fromDecimal: decimal)
+            if let decimal = Decimal(string: text, locale: nil),
+                let value = BodyNumber.integer(T.self, fromDecimal: decimal)
+            {
+                return value
+            }
+            // `Decimal(string:)` refuses an exponent beyond its range however few digits it scales
+            // (`0e200`, `0.0e-300`, `100e-130` are integers): read such text digit by digit.
+            return BodyNumber.Digits(text)?.integer(T.self)
         }
     }
 
@@ -110,6 +116,86 @@ enum BodyNumber {
             return Decimal(string: value.description, locale: nil)
         case .decimal(let value): return value.isNaN ? nil : value
         case .text(let text):
+            if let value = Decimal(string: text, locale: nil), !value.isNaN { return value }
+            // `0e200` is zero and `1e128` is `10e127`, which `Decimal(string:)` refuses as written.
+            return BodyNumber.Digits(text)?.decimal
+        }
+    }
+
+    /// JSON number text as its significant digits (no leading or trailing zeros; none for
+    /// zero) and the power of ten they are multiplied by: `-0.0120e3` is `-`, `12`, `0`.
+    /// Used when Foundation's parsers refuse text for its spelling rather than its value.
+    struct Digits {
+        let negative: Bool
+        let digits: [UInt8]
+        let exponent: Int
+
+        /// The parts of `text`, JSON number text; `nil` when it is not one.
+        init?(_ text: String) {
+            var digits: [UInt8] = []
+            var exponent = 0
+            var negative = false
+            var bytes = text.utf8[...]
+            if bytes.first == UInt8(ascii: "-") {
+                negative = true
+                bytes = bytes.dropFirst()
+            }
+            var inFraction = false
+            while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+                bytes = bytes.dropFirst()
+                if byte == UInt8(ascii: ".") {
+                    inFraction = true
+                    continue
+                }
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                if inFraction { exponent -= 1 }
+                if digits.isEmpty && byte == UInt8(ascii: "0") { continue }
+                digits.append(byte)
+            }
+            if !bytes.isEmpty {
+                bytes = bytes.dropFirst()
+                var exponentNegative = false
+                if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") {
+                    exponentNegative = bytes.first == UInt8(ascii: "-")
+                    bytes = bytes.dropFirst()
+                }
+                guard !bytes.isEmpty else { return nil }
+                var value = 0
+                for byte in bytes {
+                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                    // Saturates: any exponent this large is out of every type's range (or scales zero).
+                    value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000)
+                }
+                exponent += exponentNegative ? -value : value
+            }
+            while digits.last == UInt8(ascii: "0") {
+                digits.removeLast()
+                exponent += 1
+            }
+            self.negative = negative
+            self.digits = digits
+            self.exponent = digits.isEmpty ? 0 : exponent
+        }
+
+        /// The number as `T` when it is integral and in `T`'s range.
+        func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+            if digits.isEmpty { return 0 }
+            guard exponent >= 0, digits.count + exponent <= 40 else { return nil }
+            let text = (negative ? "-" : "") + String(decoding: digits, as: UTF8.self)
+            return T(text + String(repeating: "0", count: exponent))
+        }
+
+        /// The number as a `Decimal`, its digits scaled to bring the exponent within `Decimal`'s
+        /// range when they can be (up to 38 digits); `nil` when it is out of range.
+        var decimal: Decimal? {
+            if digits.isEmpty { return Decimal(0) }
+            var digits = self.digits
+            var exponent = self.exponent
+            while exponent > 127, digits.count < 38 {
+                digits.append(UInt8(ascii: "0"))
+                exponent -= 1
+            }
+            let text = (negative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e\(exponent)"
             guard let value = Decimal(string: text, locale: nil), !value.isNaN else { return nil }
             return value
         }

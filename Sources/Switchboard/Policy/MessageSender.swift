@@ -46,7 +46,7 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The origin text the source gave when it did not parse as an ``Origin`` (`nil` otherwise),
-    /// cut to its first 200 characters for display.
+    /// cut to its first 200 Unicode scalars for display.
     ///
     /// Setting it parses the whole text given, for ``invalidOriginReason``, before cutting it.
     public var claimedOrigin: String? {
@@ -69,7 +69,7 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
             ? nil
             : Storage(
                 origin: origin, isMainFrame: isMainFrame,
-                claimedOrigin: claimedOrigin.map { String($0.prefix(MessageSender.claimedOriginDisplayLimit)) },
+                claimedOrigin: claimedOrigin.map { OriginSyntax.cut($0, to: MessageSender.claimedOriginDisplayLimit) },
                 invalidOriginReason: claimedOrigin == nil ? nil : reason)
     }
 

@@ -108,14 +108,14 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a text is not an origin (or an origin pattern): the text and the reason.
 public struct OriginError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The text that did not parse (cut to 200 characters).
+    /// The text that did not parse (cut to its first 200 Unicode scalars).
     public let text: String
     /// What is wrong with it.
     public let reason: String
 
     /// Creates an error.
     public init(_ text: String, _ reason: String) {
-        self.text = String(text.prefix(200))
+        self.text = OriginSyntax.cut(text, to: 200)
         self.reason = reason
     }
 

@@ -61,7 +61,7 @@ enum OriginSyntax {
         }
         guard isLetter(first), scheme.utf8.allSatisfy({ isLetter($0) || isDigit($0) || "+-.".utf8.contains($0) })
         else {
-            throw OriginError(text, "the scheme \(String(reflecting: scheme)) is not a valid scheme")
+            throw OriginError(text, "the scheme \(shown(scheme)) is not a valid scheme")
         }
         let lowered = scheme.lowercased()
         if opaqueSchemes.contains(lowered) {
@@ -74,10 +74,10 @@ enum OriginSyntax {
     static func port(_ port: Substring, text: String) throws(OriginError) -> Int {
         if port.isEmpty { throw OriginError(text, "the port after : is empty") }
         guard port.utf8.allSatisfy(isDigit) else {
-            throw OriginError(text, "the port \(String(reflecting: String(port))) is not a number")
+            throw OriginError(text, "the port \(shown(port)) is not a number")
         }
         guard port.count <= 5, let value = Int(port), (1...65_535).contains(value) else {
-            throw OriginError(text, "the port \(port) is out of range 1–65535")
+            throw OriginError(text, "the port \(shown(port, quoted: false)) is out of range 1–65535")
         }
         if port.first == "0" { throw OriginError(text, "the port \(port) has a leading zero") }
         return value
@@ -89,7 +89,7 @@ enum OriginSyntax {
         if host.hasPrefix("[") {
             guard host.hasSuffix("]"), host.count > 2 else { throw OriginError(text, "an IPv6 address lacks its ]") }
             guard let address = IPv6Address(host.dropFirst().dropLast()) else {
-                throw OriginError(text, "\(host) is not a valid IPv6 address")
+                throw OriginError(text, "\(shown(host, quoted: false)) is not a valid IPv6 address")
             }
             return "[\(address.canonical)]"
         }
@@ -134,8 +134,7 @@ enum OriginSyntax {
         guard prefix.count == 2, prefix[0] == UInt8(ascii: "0"), prefix[1] | 0x20 == UInt8(ascii: "x") else {
             return false
         }
-        let hexLetters = UInt8(ascii: "a")...UInt8(ascii: "f")
-        return bytes.dropFirst(2).allSatisfy { isDigit($0) || hexLetters.contains($0 | 0x20) }
+        return bytes.dropFirst(2).allSatisfy(isHexDigit)
     }
 
     static func isIPv4Part(_ part: Substring) -> Bool {
@@ -144,12 +143,31 @@ enum OriginSyntax {
         return part == "0" || part.first != "0"
     }
 
+    /// A part of the text as a reason shows it: at most its first 100 characters (the part may
+    /// be as long as the whole text, which ``OriginError/text`` already cuts), quoted by default.
+    static func shown<Text: StringProtocol>(_ part: Text, quoted: Bool = true) -> String {
+        let cut = part.unicodeScalars.count > 100 ? OriginSyntax.cut(String(part), to: 100) + "…" : String(part)
+        return quoted ? String(reflecting: cut) : cut
+    }
+
+    /// The first `limit` Unicode scalars of `text` (not characters: one character may hold any
+    /// number of combining scalars, so a cut by characters could keep the whole text).
+    static func cut(_ text: String, to limit: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.prefix(limit))
+        return String(scalars)
+    }
+
     static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 }
 
@@ -174,7 +192,10 @@ struct IPv6Address {
                     groups.append(values[2] << 8 | values[3])
                     continue
                 }
-                guard (1...4).contains(piece.count), let group = UInt16(piece, radix: 16) else { return nil }
+                // Hex digits only: `UInt16(_:radix:)` also takes a sign (`+1`, `-0`), which no address has.
+                guard (1...4).contains(piece.utf8.count), piece.utf8.allSatisfy(OriginSyntax.isHexDigit),
+                    let group = UInt16(piece, radix: 16)
+                else { return nil }
                 groups.append(group)
             }
             return groups

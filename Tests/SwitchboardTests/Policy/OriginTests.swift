@@ -170,6 +170,48 @@ import Testing
         refuses("http://::1", because: "more than one")
     }
 
+    @Test func anIPv6GroupIsHexDigitsWithoutASign() throws {
+        // `UInt16(_:radix:)` takes `+1` and `-0`: `[+1::]` parsed as `[1::]`.
+        for text in [
+            "http://[+1::]", "http://[-0::]", "http://[::+1]", "http://[1:+2::]", "http://[::-1]", "http://[0x1::]",
+        ] {
+            refuses(text, because: "IPv6")
+            #expect(throws: OriginError.self, "\(text)") {
+                try Origin(scheme: "http", host: String(text.dropFirst("http://".count)))
+            }
+        }
+        #expect(try Origin(parsing: "http://[1:2:3:4:5:6:7::]").host == "[1:2:3:4:5:6:7:0]")
+        #expect(try Origin(parsing: "http://[::ffff:1.2.3.4]").host == "[::ffff:102:304]")
+        #expect(try Origin(parsing: "http://[ABCD::EF]").host == "[abcd::ef]")
+    }
+
+    @Test func aReasonShowsAtMostTheStartOfALongPart() {
+        let long = String(repeating: "7", count: 100_000)
+        for text in [long + "://a.com", "https://a.com:" + long, "https://[" + long + "]", "https://a.com:x" + long] {
+            do {
+                _ = try Origin(parsing: text)
+                Issue.record("parsed")
+            } catch {
+                #expect(error.reason.count < 400, "\(error.reason.prefix(80))")
+                #expect(error.text.count == 200)
+            }
+        }
+    }
+
+    @Test func aLongTextIsCutByScalarsNotByCharacters() {
+        // One character: "a" and 100,000 combining accents. Cut by characters, all of it was kept.
+        let text = "https://" + "a" + String(repeating: "\u{301}", count: 100_000)
+        do {
+            _ = try Origin(parsing: text)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.text.unicodeScalars.count == 200)
+        }
+        let sender = MessageSender(originText: text, isMainFrame: true)
+        #expect(sender.claimedOrigin?.unicodeScalars.count == 200)
+        #expect(sender.invalidOriginReason?.contains("non-ASCII") == true)
+    }
+
     @Test func appSchemesHaveNoDefaultPort() throws {
         let app = try Origin(parsing: "my-app://shop.example.com")
         #expect(app.scheme == "my-app")
