@@ -167,12 +167,7 @@ extension CLIEndToEnd.CLIHostileUseTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"name":"sdkReady"}"#.utf8).write(to: directory.appendingPathComponent("a.ndjson"))
         // A name with the byte 0xFF, which UTF-8 never holds: made through the C API, as bytes.
-        let path = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(".ndjson".utf8) + [0]
-        let descriptor = path.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { name in
-            name.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
-        }
-        try #require(descriptor >= 0)
-        close(descriptor)
+        guard try makeEntryNamed([0xFF] + Array(".ndjson".utf8), in: directory) != nil else { return }
         let run = try await CLI.run(["--quiet", directory.path], stdin: Data())
         #expect(run.status == 2)
         #expect(run.errors.contains("cannot be read"), "\(run.errors)")
@@ -186,16 +181,8 @@ extension CLIEndToEnd.CLIHostileUseTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"name":"sdkReady"}"#.utf8).write(to: directory.appendingPathComponent("a.ndjson"))
         // An expected-output file and a directory named like a message file, each with the byte 0xFF.
-        let base = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF]
-        let expected = (base + Array(".expected.ndjson".utf8) + [0]).map { CChar(bitPattern: $0) }
-        let folder = (base + Array("-folder.json".utf8) + [0]).map { CChar(bitPattern: $0) }
-        let descriptor = expected.withUnsafeBufferPointer { name in
-            name.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
-        }
-        try #require(descriptor >= 0)
-        close(descriptor)
-        let made = folder.withUnsafeBufferPointer { name in name.baseAddress.map { mkdir($0, 0o755) } ?? -1 }
-        try #require(made == 0)
+        guard try makeEntryNamed([0xFF] + Array(".expected.ndjson".utf8), in: directory) != nil else { return }
+        #expect(try makeEntryNamed([0xFF] + Array("-folder.json".utf8), in: directory, folder: true) != nil)
         let run = try await CLI.run(["--quiet", directory.path], stdin: Data())
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains(#""outcome":"handled""#))
@@ -211,12 +198,7 @@ extension CLIEndToEnd.CLIHostileUseTests {
             .appendingPathComponent("switchboard-arguments-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(".ndjson".utf8) + [0]
-        let descriptor = path.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { name in
-            name.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
-        }
-        try #require(descriptor >= 0)
-        close(descriptor)
+        guard try makeEntryNamed([0xFF] + Array(".ndjson".utf8), in: directory) != nil else { return }
         // The shell passes the byte 0xFF as it is (a `Process` argument is a `String`, always UTF-8).
         let script = #"exec "$0" --quiet "$1/$(printf '\377').ndjson""#
         let run = try await CLI.run(

@@ -168,22 +168,11 @@ import Testing
 /// A fixture whose file name is not UTF-8 is missing from Foundation's directory listing (no
 /// `String` names it): loading a directory skipped it without a word, as the CLI once did.
 @Suite struct FixtureFileNameTests {
-    /// Creates the entry `directory/<0xFF><suffix>` through the C API (the name is bytes, not a
-    /// `String`): a file, or a directory when `folder`.
-    private func makeEntry(in directory: URL, suffix: String, folder: Bool = false) throws {
-        let path = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(suffix.utf8) + [0]
-        let name = path.map { CChar(bitPattern: $0) }
-        if folder {
-            let made = name.withUnsafeBufferPointer { $0.baseAddress.map { mkdir($0, 0o755) } ?? -1 }
-            try #require(made == 0)
-            return
-        }
-        let descriptor = name.withUnsafeBufferPointer {
-            $0.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
-        }
-        try #require(descriptor >= 0)
-        #expect(write(descriptor, "{\"name\":\"x\"}\n", 13) == 13)
-        close(descriptor)
+    /// Creates the entry `directory/<0xFF><suffix>` (see `makeEntryNamed`): false when the file
+    /// system refuses such a name (APFS, HFS+), and the test then has nothing to check.
+    private func makeEntry(in directory: URL, suffix: String, folder: Bool = false) throws -> Bool {
+        let contents = folder ? [] : Array("{\"name\":\"x\"}\n".utf8)
+        return try makeEntryNamed([0xFF] + Array(suffix.utf8), in: directory, folder: folder, contents: contents) != nil
     }
 
     @Test(arguments: [".ndjson", ".json", ".NDJSON"])
@@ -192,7 +181,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try "{\"name\":\"a\"}\n".write(
             to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
-        try makeEntry(in: directory, suffix: suffix)
+        guard try makeEntry(in: directory, suffix: suffix) else { return }
         for recursively in [false, true] {
             let error = try #require(throws: FixtureError.self) {
                 try Fixture.load(directory: directory, recursively: recursively)
@@ -213,7 +202,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try "{\"name\":\"a\"}\n".write(
             to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
-        try makeEntry(in: directory, suffix: "-sdk", folder: true)
+        guard try makeEntry(in: directory, suffix: "-sdk", folder: true) else { return }
         #expect(try Fixture.load(directory: directory).count == 1)
         let error = try #require(throws: FixtureError.self) {
             try Fixture.load(directory: directory, recursively: true)
@@ -226,15 +215,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try "{\"name\":\"a\"}\n".write(
             to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
-        try makeEntry(in: directory, suffix: ".expected.ndjson")
-        try makeEntry(in: directory, suffix: ".txt")
-        try makeEntry(in: directory, suffix: "-folder.json", folder: true)
-        let hidden = Array(directory.path.utf8) + Array("/.".utf8) + [0xFF] + Array(".ndjson".utf8) + [0]
-        let descriptor = hidden.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer {
-            $0.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
-        }
-        try #require(descriptor >= 0)
-        close(descriptor)
+        guard try makeEntry(in: directory, suffix: ".expected.ndjson") else { return }
+        #expect(try makeEntry(in: directory, suffix: ".txt"))
+        #expect(try makeEntry(in: directory, suffix: "-folder.json", folder: true))
+        #expect(try makeEntryNamed(Array(".".utf8) + [0xFF] + Array(".ndjson".utf8), in: directory) != nil)
         let fixtures = try Fixture.load(directory: directory)
         #expect(fixtures.map { $0.source?.lastPathComponent } == ["a.ndjson"])
     }

@@ -161,7 +161,7 @@ private func line(_ quantity: Int, email: String = "a@example.com") -> [String: 
 /// a Foundation tree as deep as itself first, which Swift then released by recursion.
 @Suite struct TrafficRecorderDeepBodyTests {
     @Test func aJSONValueBodyBuiltInALoopIsRecordedUpToTheLimitOnASmallStack() async {
-        let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        let addressSanitized = AddressSanitizer.isActive
         let recorded = Locked<[String]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread {

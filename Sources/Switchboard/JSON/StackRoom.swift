@@ -9,7 +9,10 @@ import Foundation
 /// up with `dlsym`, `pthread_get_stackaddr_np` on Apple systems) and kept in thread-specific
 /// slots. Where a local variable's address is not on that stack (AddressSanitizer's detection
 /// of use after return keeps locals in frames of its own; an alternate signal stack), the room
-/// cannot be seen, and the walk's depth decides instead (``blindLevels``).
+/// cannot be seen, and the walk's depth decides instead (``blindLevels``). Where the bounds
+/// cannot be looked up at all (a static binary, where `dlsym` finds no `pthread_getattr_np`),
+/// the walk's depth decides too, up to ``unknownStackLevels``: the 512 levels a reader gives by
+/// default, which fit in the smallest stack Switchboard supports (512 KiB).
 package enum StackRoom {
     /// The room a walk keeps: it stops when less is left below the caller's frame. Enough for
     /// an error to be made and thrown, and for a few levels of the other coder's frames (about
@@ -19,6 +22,10 @@ package enum StackRoom {
     /// The levels a walk may nest where the room cannot be seen: what fits in 2 MiB with the
     /// larger frames of a sanitized build.
     package static let blindLevels = 64
+
+    /// The levels a walk may nest where the thread's stack bounds cannot be looked up: the
+    /// default depth limit of the readers (``DecodingOptions/maxDepth``), which fits in 512 KiB.
+    package static let unknownStackLevels = 512
 
     /// The slots holding each thread's stack bottom and top (addresses as the slots' pointers),
     /// and its count of ``nested(_:)`` levels.
@@ -33,11 +40,22 @@ package enum StackRoom {
     }()
 
     /// Whether less than ``reserve`` bytes of stack are left below the caller's frame; where
-    /// that cannot be seen, whether `depth` (the walk's nesting so far) is ``blindLevels`` or more.
+    /// the stack's bounds are unknown, whether `depth` (the walk's nesting so far) is
+    /// ``unknownStackLevels`` or more; where the caller's frame is not on that stack, whether
+    /// it is ``blindLevels`` or more.
     package static func isShort(depth: @autoclosure () -> Int) -> Bool {
         var marker: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        guard let (bottom, top) = stackBounds(), here >= bottom, here < top else { return depth() >= blindLevels }
+        return isShort(at: here, within: stackBounds(), depth: depth())
+    }
+
+    /// ``isShort(depth:)`` for a frame at address `here` on a stack with the given bounds (`nil`
+    /// when they could not be looked up).
+    package static func isShort(at here: UInt, within bounds: (bottom: UInt, top: UInt)?, depth: @autoclosure () -> Int)
+        -> Bool
+    {
+        guard let (bottom, top) = bounds else { return depth() >= unknownStackLevels }
+        guard here >= bottom, here < top else { return depth() >= blindLevels }
         return here - bottom < UInt(reserve)
     }
 
@@ -54,14 +72,16 @@ package enum StackRoom {
     }
 
     /// The lowest and highest addresses of the calling thread's stack, or `nil` when unknown.
+    /// A failed look-up is kept too (as the bounds 1 and 1), so it is not repeated at every check.
     private static func stackBounds() -> (bottom: UInt, top: UInt)? {
         guard let slots else { return nil }
         if let bottom = pthread_getspecific(slots.bottom), let top = pthread_getspecific(slots.top) {
-            return (UInt(bitPattern: bottom), UInt(bitPattern: top))
+            let bounds = (bottom: UInt(bitPattern: bottom), top: UInt(bitPattern: top))
+            return bounds.top > bounds.bottom ? bounds : nil
         }
-        guard let bounds = lookUpStackBounds() else { return nil }
-        pthread_setspecific(slots.bottom, UnsafeRawPointer(bitPattern: bounds.bottom))
-        pthread_setspecific(slots.top, UnsafeRawPointer(bitPattern: bounds.top))
+        let bounds = lookUpStackBounds()
+        pthread_setspecific(slots.bottom, UnsafeRawPointer(bitPattern: bounds?.bottom ?? 1))
+        pthread_setspecific(slots.top, UnsafeRawPointer(bitPattern: bounds?.top ?? 1))
         return bounds
     }
 

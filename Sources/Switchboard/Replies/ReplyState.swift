@@ -148,8 +148,10 @@ final class ReplyState: @unchecked Sendable {
     // MARK: The responder's side (through `Reply`)
 
     /// The responder replied with a value or a failure; returns whether this call resolved the caller.
-    /// `reportUnhandled`: the request is reported as ``Diagnostic/unhandled(_:)`` when this call
-    /// resolves it (an `async` responder cancelled before its task could call it).
+    /// `reportUnhandled`: the responder was never called (an `async` responder cancelled before
+    /// its task could call it): the request is reported as ``Diagnostic/unhandled(_:)`` when this
+    /// call resolves it, and nothing is reported when it is resolved already (its deadline
+    /// passed first: a late reply would be one nobody made).
     @discardableResult
     func reply(_ result: Result<ReplyValue, RequestFailure>, reportUnhandled: Bool = false) -> Bool {
         let stripe = lock()
@@ -174,6 +176,7 @@ final class ReplyState: @unchecked Sendable {
             completion?(result)
             return true
         case .reportIgnoredReply(let after):
+            guard !reportUnhandled else { return false }
             report?.emit(after == .timedOut ? .lateReply(channel) : .duplicateReply(channel))
             return false
         case .none:

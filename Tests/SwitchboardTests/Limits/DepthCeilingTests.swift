@@ -133,7 +133,7 @@ private struct Free: Event {
     /// Runs `work` on a thread with a main thread's stack (8 MiB; four times that under
     /// AddressSanitizer, whose frames are larger) and returns what it noted.
     private func onMainSizedStack(_ work: @escaping @Sendable () -> [String]) async -> [String] {
-        let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        let addressSanitized = AddressSanitizer.isActive
         let results = Locked<[String]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread {

@@ -144,7 +144,7 @@ private struct Note: Event {
     /// 512 KiB; 2 MiB under AddressSanitizer, whose redzones make every frame
     /// several times larger than in the build a host app ships.
     static let stackSize: Int = {
-        let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        let addressSanitized = AddressSanitizer.isActive
         return addressSanitized ? 2 << 20 : 512 << 10
     }()
 

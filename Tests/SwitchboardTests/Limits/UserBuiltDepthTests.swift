@@ -14,7 +14,7 @@ import Testing
 
     /// 512 KiB (Apple platforms' secondary threads); 2 MiB under AddressSanitizer.
     static let stackSize: Int = {
-        let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        let addressSanitized = AddressSanitizer.isActive
         return addressSanitized ? 2 << 20 : 512 << 10
     }()
 
