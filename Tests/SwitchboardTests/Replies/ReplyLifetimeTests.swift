@@ -134,9 +134,28 @@ struct FreedCanaryRequest: Request, Encodable {
         _ = router.receive(Message(channel: FreedCanaryRequest.channel, body: ["seq": 1])) { results.append($0) }
         let timedOut = await Stress.eventually(within: .seconds(10)) { results.count == 1 }
         #expect(timedOut)
-        if case .failure(let failure)? = results.all.first { #expect(failure.kind == "timedOut") }
+        let kind: String? = if case .failure(let failure)? = results.all.first { failure.kind } else { nil }
+        #expect(kind == "timedOut")
         #expect(diagnostics.kinds.contains("deadlinePassed"))
         #expect(router.keptCount(for: FreedCanaryRequest.channel) == 0)
         withExtendedLifetime(observer) {}
+    }
+
+    /// The kept request's deadline timer holds it weakly: when the router goes away with the
+    /// request still kept, nothing else holds it, and its caller gets `dropped` at once, not
+    /// `timedOut` at the deadline.
+    @Test func aKeptRequestOfARouterReleasedIsDroppedAtOnce() async {
+        let results = RouterRecorder<Result<ReplyValue, RequestFailure>>()
+        do {
+            let router = Router(options: RouterOptions(defaultDeadline: Self.longDeadline))
+            router.setBufferPolicy(.keep(max: 10, for: Self.longDeadline), for: FreedCanaryRequest.channel)
+            _ = router.receive(Message(channel: FreedCanaryRequest.channel, body: ["seq": 1])) { results.append($0) }
+            #expect(router.keptCount(for: FreedCanaryRequest.channel) == 1)
+            #expect(results.count == 0)
+        }
+        let answered = await Stress.eventually(within: .seconds(10)) { results.count == 1 }
+        #expect(answered)
+        let kind: String? = if case .failure(let failure)? = results.all.first { failure.kind } else { nil }
+        #expect(kind == "dropped")
     }
 }
