@@ -116,9 +116,11 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
 
     /// The names (repaired for display, U+FFFD for each bad sequence) of the directory's entries
     /// whose names are not valid UTF-8 and that `including` keeps, given the name's bytes and
-    /// whether the entry is a directory. Read as bytes with `readdir(3)`: Foundation's listing
-    /// leaves such a name out, since no `String` names it, so a reader of the listing would skip
-    /// the file without a word. `[]` when the directory cannot be opened.
+    /// whether the entry is a directory (or a symbolic link to one, as Foundation's listing sees
+    /// it; learned with `fstatat` where `readdir` does not tell the entry's type). Read as bytes
+    /// with `readdir(3)`: Foundation's listing leaves such a name out, since no `String` names it,
+    /// so a reader of the listing would skip the file without a word. `[]` when the directory
+    /// cannot be opened.
     package static func namesNotUTF8(
         in directory: String, including: (_ name: [UInt8], _ isDirectory: Bool) -> Bool
     ) -> [String] {
@@ -132,9 +134,23 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
             // Decoding repairs what is not UTF-8 (U+FFFD), so such a name does not come back the same.
             let decoded = String(decoding: name, as: UTF8.self)
             guard !decoded.utf8.elementsEqual(name) else { continue }
-            if including(name, Int(entry.pointee.d_type) == Int(DT_DIR)) { found.append(decoded) }
+            let type = Int(entry.pointee.d_type)
+            let isDirectory =
+                type == Int(DT_DIR)
+                || ((type == Int(DT_UNKNOWN) || type == Int(DT_LNK)) && isDirectoryEntry(name, in: dirfd(stream)))
+            if including(name, isDirectory) { found.append(decoded) }
         }
         return found.sorted()
+    }
+
+    /// Whether the entry `name` of the open directory `directory` (a descriptor) is a directory,
+    /// following a symbolic link; `false` when it cannot be looked up (a dangling link).
+    private static func isDirectoryEntry(_ name: [UInt8], in directory: Int32) -> Bool {
+        var status = stat()
+        let found = (name + [0]).map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { path in
+            path.baseAddress.map { fstatat(directory, $0, &status, 0) == 0 } ?? false
+        }
+        return found && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// `stdin`, or the path.

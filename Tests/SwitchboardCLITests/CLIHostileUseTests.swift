@@ -190,6 +190,23 @@ extension CLIEndToEnd.CLIHostileUseTests {
 }
 
 extension CLIEndToEnd.CLIHostileUseTests {
+    /// `readdir` tells a symbolic link's type, not its target's: a link to a directory, named
+    /// like a message file but not in UTF-8, was refused as a message file.
+    @Test func aLinkToADirectoryWhoseNameIsNotUTF8IsSkippedAsADirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchboard-names-\(UUID().uuidString)", isDirectory: true)
+        let target = directory.appendingPathComponent("target", isDirectory: true)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"name":"sdkReady"}"#.utf8).write(to: directory.appendingPathComponent("a.ndjson"))
+        guard try makeEntryNamed([0xFF] + Array(".ndjson".utf8), in: directory, linkTo: target) != nil else { return }
+        let run = try await CLI.run(["--quiet", directory.path], stdin: Data())
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains(#""outcome":"handled""#))
+    }
+}
+
+extension CLIEndToEnd.CLIHostileUseTests {
     /// Swift's `CommandLine.arguments` repairs bytes that are not UTF-8 (U+FFFD): the CLI
     /// reported such a PATH as missing, under a name the file does not have.
     @Test func aPathArgumentWhoseBytesAreNotUTF8IsAUsageErrorThatSaysSo() async throws {

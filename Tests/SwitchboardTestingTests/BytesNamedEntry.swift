@@ -9,16 +9,17 @@ import Testing
 
 /// Creates the entry `directory/<name>` through the C API (the name is bytes, not a `String`,
 /// so it may hold bytes UTF-8 never does, as 0xFF): a file holding `contents`, or a folder when
-/// `folder`. Returns the entry's path bytes, or nil when the file system refuses the name as not
+/// `folder`, or a symbolic link to `linkTo` when given. Returns the entry's path bytes, or nil when the file system refuses the name as not
 /// UTF-8 (`EILSEQ`: APFS and HFS+ do): such a name cannot exist there, so the caller returns
 /// early. Any other failure fails the test.
 func makeEntryNamed(
-    _ name: [UInt8], in directory: URL, folder: Bool = false, contents: [UInt8] = []
+    _ name: [UInt8], in directory: URL, folder: Bool = false, contents: [UInt8] = [], linkTo: URL? = nil
 ) throws -> [UInt8]? {
     let path = Array(directory.path.utf8) + [UInt8(ascii: "/")] + name
     let cPath = (path + [0]).map { CChar(bitPattern: $0) }
     let failure: Int32? = cPath.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return EINVAL }
+        if let linkTo { return symlink(linkTo.path, base) == 0 ? nil : errno }
         if folder { return mkdir(base, 0o755) == 0 ? nil : errno }
         let descriptor = open(base, O_CREAT | O_WRONLY, 0o644)
         guard descriptor >= 0 else { return errno }

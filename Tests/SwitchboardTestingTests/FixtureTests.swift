@@ -210,6 +210,24 @@ import Testing
         #expect(error.description.contains("\u{FFFD}-sdk: cannot be read: its name is not valid UTF-8"))
     }
 
+    /// `readdir` tells a symbolic link's type, not its target's: a link to a folder, named like a
+    /// fixture but not in UTF-8, was refused as a fixture file when loading one folder.
+    @Test func aLinkToAFolderWhoseNameIsNotUTF8IsAFolder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "{\"name\":\"a\"}\n".write(
+            to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
+        let target = directory.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        guard try makeEntryNamed([0xFF] + Array("-linked.ndjson".utf8), in: directory, linkTo: target) != nil
+        else { return }
+        #expect(try Fixture.load(directory: directory).count == 1)
+        let error = try #require(throws: FixtureError.self) {
+            try Fixture.load(directory: directory, recursively: true)
+        }
+        #expect(error.description.contains("\u{FFFD}-linked.ndjson: cannot be read: its name is not valid UTF-8"))
+    }
+
     @Test func entriesTheListingSkipsAreStillSkippedThoughTheirNamesAreNotUTF8() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
