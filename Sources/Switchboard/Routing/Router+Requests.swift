@@ -85,8 +85,10 @@ extension Router {
         _ value: ReplyValue, as type: T.Type, on channel: Channel, options: DecodingOptions
     ) throws(RequestFailure) -> T {
         if let reply = value.value(as: T.self) { return reply }
-        let mismatch = RequestFailure.responderFailed(
-            channel, message: "the reply is a \(Swift.type(of: value.value)), not a \(T.self)")
+        // Built only when it is thrown: formatting the types' names costs more than the conversion.
+        var mismatch: RequestFailure {
+            .responderFailed(channel, message: "the reply is a \(Swift.type(of: value.value)), not a \(T.self)")
+        }
         guard let decodable = T.self as? any Decodable.Type else { throw mismatch }
         let object: Any
         do {

@@ -176,6 +176,34 @@ import Testing
         #expect(JSONValue.number(JSONNumber(unchecked: "1")) != .number(JSONNumber(unchecked: "1.0")))
         #expect(Set<JSONValue>([[], [:], nil, false, 0, ""]).count == 6)
     }
+
+    /// Equal objects whose dictionaries were filled in another order, one with room for many
+    /// more keys (so their storage orders differ), nested deep: equal, and hashed the same.
+    @Test func equalObjectsBuiltInAnotherOrderAndCapacityHashTheSame() {
+        let keys = (0..<40).map { "key\($0)" }
+        var forward: [String: JSONValue] = [:]
+        for (index, key) in keys.enumerated() { forward[key] = .number(JSONNumber(unchecked: "\(index)")) }
+        var backward: [String: JSONValue] = [:]
+        backward.reserveCapacity(4_096)
+        for (index, key) in keys.enumerated().reversed() { backward[key] = .number(JSONNumber(unchecked: "\(index)")) }
+        #expect(Array(forward.keys) != Array(backward.keys))
+        var left = JSONValue.object(forward)
+        var right = JSONValue.object(backward)
+        // 1,000 levels: released on the test's own thread, by Swift's recursion.
+        for level in 0..<1_000 {
+            var leftLevel: [String: JSONValue] = ["next": left, "level": .number(JSONNumber(unchecked: "\(level)"))]
+            leftLevel["extra"] = nil
+            var rightLevel: [String: JSONValue] = [:]
+            rightLevel.reserveCapacity(64)
+            rightLevel["level"] = .number(JSONNumber(unchecked: "\(level)"))
+            rightLevel["next"] = right
+            left = .object(leftLevel)
+            right = .object(rightLevel)
+        }
+        #expect(left == right)
+        #expect(left.hashValue == right.hashValue)
+        #expect(Set([left, right]).count == 1)
+    }
 }
 
 extension UserBuiltDepthTests {

@@ -218,8 +218,9 @@ import Testing
         #expect(
             late.withLock { $0 } == 0, "\(late.withLock { $0 }) async responder calls started after cancel() returned")
         #expect(answers.total == rounds)
-        // Not vacuous: in some rounds the responder's task did start after the cancel.
-        #expect(answers["failure"] > 0, "\(answers.all)")
+        // Whether a round's task starts after the cancel depends on timing (none may, on an idle
+        // machine): the cancelled path itself is checked deterministically elsewhere
+        // (`CancelledResponderReplyTests`, the token tests).
         // Cancelling itself from inside, or releasing its own token there: no deadlock, called once.
         for release in [false, true] {
             let (returned, inside) = await Self.cancelsItselfFromInside(
