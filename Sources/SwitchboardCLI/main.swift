@@ -103,7 +103,27 @@ struct UsageError: Error {
     let message: String
 }
 
-func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+/// The arguments after the program's name, and the indices of those whose bytes are not valid
+/// UTF-8. `CommandLine.arguments` repairs such bytes (U+FFFD), so a file named by them would be
+/// looked for under another name and reported missing: the raw bytes (`unsafeArgv`) tell.
+func commandLineArguments() -> (arguments: [String], notUTF8: Set<Int>) {
+    var arguments: [String] = []
+    var notUTF8: Set<Int> = []
+    // `stride`, not `1..<argc`: a program may be started with no arguments at all (argc 0).
+    for position in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
+        guard let pointer = CommandLine.unsafeArgv[position] else { continue }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)).bindMemory(to: UInt8.self)
+        // Decoding repairs what is not UTF-8, so such an argument does not come back the same.
+        let text = String(decoding: bytes, as: UTF8.self)
+        if !text.utf8.elementsEqual(bytes) { notUTF8.insert(arguments.count) }
+        arguments.append(text)
+    }
+    return (arguments, notUTF8)
+}
+
+/// Reads the arguments; `notUTF8` holds the indices of those whose bytes were not valid UTF-8
+/// (repaired in `arguments`): such a PATH is refused by name rather than reported missing.
+func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> Invocation {
     var invocation = Invocation()
     var rest = arguments[...]
     if rest.first == "manifest" || rest.first == "schema" {
@@ -111,8 +131,13 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         rest = rest.dropFirst()
     }
     var optionsEnded = false
-    while let argument = rest.popFirst() {
+    while let position = rest.indices.first, let argument = rest.popFirst() {
         if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            if notUTF8.contains(position) {
+                throw UsageError(
+                    message: "\(argument): PATH is not valid UTF-8 (shown with U+FFFD), so it cannot be opened;"
+                        + " rename the file, or pass it on standard input")
+            }
             invocation.paths.append(argument)
             continue
         }
@@ -182,7 +207,7 @@ func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
             invocation.maxLineBytes = bytes
         case "--max-depth":
             let text = try value()
-            // A ceiling, because some paths (building, writing and releasing a JSONValue) recurse
+            // A ceiling, because some paths (building and releasing a JSONValue) recurse
             // once per level: the limit must be one the thread's stack can always take.
             guard let depth = Int(text), (1...maxDepthCeiling).contains(depth) else {
                 throw UsageError(
@@ -262,7 +287,8 @@ func main() -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     let invocation: Invocation
     do {
-        invocation = try parse(Array(CommandLine.arguments.dropFirst()))
+        let (arguments, notUTF8) = commandLineArguments()
+        invocation = try parse(arguments, notUTF8: notUTF8)
     } catch {
         fail(usage: error.message)
     }

@@ -14,9 +14,11 @@ public enum Redaction {
 
     /// A JSON-safe copy of `value` with keys in `keys` (lowercased) redacted: strings,
     /// finite numbers, Booleans, `NSNull`, arrays and string-keyed objects are kept;
-    /// dates become ISO 8601 strings; anything else becomes its description.
+    /// dates become ISO 8601 strings; a ``JSONValue`` is read as its Foundation tree would be;
+    /// anything else becomes its description.
     static func jsonSafe(_ value: Any, redacting keys: Set<String>, depth: Int = 0) -> Any {
-        if depth > 512 { return "[too deep]" }
+        // 512 levels, or fewer when the thread's stack runs short (a level takes a few frames).
+        if depth > 512 || StackRoom.isShort(depth: depth) { return "[too deep]" }
         switch value {
         case let object as [String: Any]:
             var copy: [String: Any] = [:]
@@ -38,6 +40,14 @@ public enum Redaction {
             return number.doubleValue.isFinite ? number : String(describing: number)
         case let date as Date:
             return ISO8601DateFormatter().string(from: date)
+        case let json as JSONValue:
+            // One level at a time (the children stay `JSONValue`s until reached), so a value built
+            // in code nested past the limit stops there, not converted whole first.
+            switch json {
+            case .array(let elements): return jsonSafe(elements.map { $0 as Any }, redacting: keys, depth: depth)
+            case .object(let members): return jsonSafe(members.mapValues { $0 as Any }, redacting: keys, depth: depth)
+            default: return jsonSafe(json.foundationValue, redacting: keys, depth: depth)
+            }
         case Optional<Any>.none:
             return NSNull()
         default:
@@ -46,18 +56,19 @@ public enum Redaction {
     }
 
     /// Writes a tree `jsonSafe` produced; object keys in ascending order.
-    static func write(_ value: Any, into writer: inout JSONWriter) {
+    static func write(_ value: Any, into writer: inout JSONWriter, depth: Int = 0) {
+        if StackRoom.isShort(depth: depth) { return writer.write("[too deep]") }
         switch value {
         case let object as [String: Any]:
             writer.beginObject()
             for key in object.keys.sorted() {
                 writer.key(key)
-                write(object[key] ?? NSNull(), into: &writer)
+                write(object[key] ?? NSNull(), into: &writer, depth: depth + 1)
             }
             writer.endObject()
         case let array as [Any]:
             writer.beginArray()
-            for element in array { write(element, into: &writer) }
+            for element in array { write(element, into: &writer, depth: depth + 1) }
             writer.endArray()
         case let string as String:
             writer.write(string)

@@ -127,7 +127,7 @@ public final class TrafficRecorder: MessageMiddleware {
         writer.beginObject()
         writer.key("name")
         writer.write(message.channel.name)
-        if let body = message.body.foundationValue {
+        if let body = message.body.heldValue {
             writer.key("body")
             Redaction.write(Redaction.jsonSafe(body, redacting: keys), into: &writer)
         }

@@ -56,8 +56,11 @@ package struct FileDescriptorSource: WireByteSource {
             if code == EINTR { continue }
             // Left non-blocking (by a parent that shares it), with no input yet: wait for some.
             if code == EAGAIN || code == EWOULDBLOCK {
-                waitUntilReady(descriptor, for: POLLIN)
-                continue
+                switch waitUntilReady(descriptor, for: POLLIN) {
+                case .ready: continue
+                case .hungUp: return 0
+                case .failed(let failure): throw WireIOError(operation: "read", name: name, code: failure)
+                }
             }
             throw WireIOError(operation: "read", name: name, code: code)
         }
@@ -77,12 +80,51 @@ package struct FileDescriptorSource: WireByteSource {
     }
 }
 
+/// What `poll(2)` said about a descriptor that a read or a write waits on.
+package enum PollReadiness: Sendable, Equatable {
+    /// Ready for the event waited for: the read or write is tried again.
+    case ready
+    /// Hung up, with nothing to read (`POLLHUP` without `POLLIN`): the input has ended.
+    case hungUp
+    /// The descriptor cannot become ready: invalid or closed (`POLLNVAL`, given as `EBADF`), in
+    /// error (`POLLERR`, as `EIO`), hung up while waiting to write (as `EPIPE`), or `poll` itself
+    /// failed (its `errno`). The read or write fails with this `errno` instead of trying again,
+    /// which would spin: each try would say `EAGAIN` and each wait return at once.
+    case failed(Int32)
+
+    /// Reads the `revents` that `poll` returned for a wait on `events` (`POLLIN` or `POLLOUT`).
+    /// Every flag `poll` may set without being asked (`POLLNVAL`, `POLLERR`, `POLLHUP`) ends
+    /// the wait one way or the other, on Linux and on Apple systems alike.
+    package init(revents: Int16, waitingFor events: Int16) {
+        if revents & Int16(POLLNVAL) != 0 {
+            self = .failed(EBADF)
+        } else if revents & events != 0 {
+            self = .ready
+        } else if revents & Int16(POLLERR) != 0 {
+            self = .failed(EIO)
+        } else if revents & Int16(POLLHUP) != 0 {
+            self = events & Int16(POLLOUT) != 0 ? .failed(EPIPE) : .hungUp
+        } else {
+            self = .ready
+        }
+    }
+}
+
 /// Waits until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`): for a descriptor left
 /// non-blocking, whose read or write failed with `EAGAIN` (nothing to read, no room to write yet).
-/// Also returns when it reports an error or a hang-up, which the next read or write then gives.
-package func waitUntilReady(_ descriptor: Int32, for events: Int32) {
+/// - Returns: ``PollReadiness/ready`` to try again; ``PollReadiness/hungUp`` at the end of the
+///   input; ``PollReadiness/failed(_:)`` with the `errno` to fail with when the descriptor is
+///   invalid, closed or in error, or when `poll` fails.
+package func waitUntilReady(_ descriptor: Int32, for events: Int32) -> PollReadiness {
     var request = pollfd(fd: descriptor, events: Int16(events), revents: 0)
-    while poll(&request, 1, -1) < 0 && errno == EINTR {}
+    while true {
+        let count = poll(&request, 1, -1)
+        if count > 0 { return PollReadiness(revents: request.revents, waitingFor: Int16(events)) }
+        if count < 0 {
+            let code = errno
+            if code != EINTR { return .failed(code) }
+        }
+    }
 }
 
 /// Writes all of `bytes` to `descriptor` with `write(2)`, retrying on `EINTR` and waiting for room
@@ -96,7 +138,7 @@ package func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> I
             let code = errno
             if code == EINTR { continue }
             if code == EAGAIN || code == EWOULDBLOCK {
-                waitUntilReady(descriptor, for: POLLOUT)
+                if case .failed(let failure) = waitUntilReady(descriptor, for: POLLOUT) { return failure }
                 continue
             }
             return code

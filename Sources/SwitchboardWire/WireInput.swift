@@ -102,9 +102,26 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The names (repaired for display) of the directory's `.json` and `.ndjson` entries whose
-    /// names are not valid UTF-8, read as bytes with `readdir(3)`: the files the listing below
-    /// would read (not `.expected.ndjson` files, not directories), had their names been UTF-8.
+    /// names are not valid UTF-8: the files the listing below would read (not `.expected.ndjson`
+    /// files, not directories), had their names been UTF-8.
     static func messageFileNamesNotUTF8(in directory: String) -> [String] {
+        namesNotUTF8(in: directory) { name, isDirectory in
+            let isMessageFile =
+                (name.count > 5 && name.suffix(5).elementsEqual(".json".utf8))
+                || (name.count > 7 && name.suffix(7).elementsEqual(".ndjson".utf8))
+            let isExpected = name.count > 16 && name.suffix(16).elementsEqual(".expected.ndjson".utf8)
+            return isMessageFile && !isExpected && !isDirectory
+        }
+    }
+
+    /// The names (repaired for display, U+FFFD for each bad sequence) of the directory's entries
+    /// whose names are not valid UTF-8 and that `including` keeps, given the name's bytes and
+    /// whether the entry is a directory. Read as bytes with `readdir(3)`: Foundation's listing
+    /// leaves such a name out, since no `String` names it, so a reader of the listing would skip
+    /// the file without a word. `[]` when the directory cannot be opened.
+    package static func namesNotUTF8(
+        in directory: String, including: (_ name: [UInt8], _ isDirectory: Bool) -> Bool
+    ) -> [String] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
         var found: [String] = []
@@ -115,14 +132,9 @@ public struct WireInput: Sendable, Hashable, CustomStringConvertible {
             // Decoding repairs what is not UTF-8 (U+FFFD), so such a name does not come back the same.
             let decoded = String(decoding: name, as: UTF8.self)
             guard !decoded.utf8.elementsEqual(name) else { continue }
-            let isMessageFile =
-                (name.count > 5 && name.suffix(5).elementsEqual(".json".utf8))
-                || (name.count > 7 && name.suffix(7).elementsEqual(".ndjson".utf8))
-            let isExpected = name.count > 16 && name.suffix(16).elementsEqual(".expected.ndjson".utf8)
-            let isDirectory = Int(entry.pointee.d_type) == Int(DT_DIR)
-            if isMessageFile && !isExpected && !isDirectory { found.append(decoded) }
+            if including(name, Int(entry.pointee.d_type) == Int(DT_DIR)) { found.append(decoded) }
         }
-        return found
+        return found.sorted()
     }
 
     /// `stdin`, or the path.

@@ -201,3 +201,30 @@ extension CLIEndToEnd.CLIHostileUseTests {
         #expect(run.output.contains(#""outcome":"handled""#))
     }
 }
+
+extension CLIEndToEnd.CLIHostileUseTests {
+    /// Swift's `CommandLine.arguments` repairs bytes that are not UTF-8 (U+FFFD): the CLI
+    /// reported such a PATH as missing, under a name the file does not have.
+    @Test func aPathArgumentWhoseBytesAreNotUTF8IsAUsageErrorThatSaysSo() async throws {
+        let binary = try #require(CLI.binary)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchboard-arguments-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(".ndjson".utf8) + [0]
+        let descriptor = path.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { name in
+            name.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
+        }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        // The shell passes the byte 0xFF as it is (a `Process` argument is a `String`, always UTF-8).
+        let script = #"exec "$0" --quiet "$1/$(printf '\377').ndjson""#
+        let run = try await CLI.run(
+            ["-c", script, binary.path, directory.path], stdin: Data(#"{"name":"sdkReady"}"#.utf8),
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 2)
+        #expect(run.errors.contains("/\u{FFFD}.ndjson: PATH is not valid UTF-8"), "\(run.errors)")
+        #expect(!run.errors.contains("no such file"))
+        #expect(run.output.isEmpty)
+    }
+}

@@ -164,3 +164,78 @@ import Testing
         #expect(results.map(\.message.source?.lastPathComponent) == ["session.json", "session.json"])
     }
 }
+
+/// A fixture whose file name is not UTF-8 is missing from Foundation's directory listing (no
+/// `String` names it): loading a directory skipped it without a word, as the CLI once did.
+@Suite struct FixtureFileNameTests {
+    /// Creates the entry `directory/<0xFF><suffix>` through the C API (the name is bytes, not a
+    /// `String`): a file, or a directory when `folder`.
+    private func makeEntry(in directory: URL, suffix: String, folder: Bool = false) throws {
+        let path = Array(directory.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(suffix.utf8) + [0]
+        let name = path.map { CChar(bitPattern: $0) }
+        if folder {
+            let made = name.withUnsafeBufferPointer { $0.baseAddress.map { mkdir($0, 0o755) } ?? -1 }
+            try #require(made == 0)
+            return
+        }
+        let descriptor = name.withUnsafeBufferPointer {
+            $0.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
+        }
+        try #require(descriptor >= 0)
+        #expect(write(descriptor, "{\"name\":\"x\"}\n", 13) == 13)
+        close(descriptor)
+    }
+
+    @Test(arguments: [".ndjson", ".json", ".NDJSON"])
+    func aFixtureWhoseNameIsNotUTF8IsAnErrorNamingItNotSkipped(_ suffix: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "{\"name\":\"a\"}\n".write(
+            to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
+        try makeEntry(in: directory, suffix: suffix)
+        for recursively in [false, true] {
+            let error = try #require(throws: FixtureError.self) {
+                try Fixture.load(directory: directory, recursively: recursively)
+            }
+            guard case .unreadable(let url, let reason) = error else {
+                Issue.record("\(error)")
+                continue
+            }
+            #expect(url.lastPathComponent == "\u{FFFD}" + suffix)
+            #expect(reason.contains("not valid UTF-8"))
+            #expect(error.description.contains("\u{FFFD}\(suffix): cannot be read: its name is not valid UTF-8"))
+            #expect(throws: FixtureError.self) { try Fixture.messageFiles(in: directory, recursively: recursively) }
+        }
+    }
+
+    @Test func aFolderWhoseNameIsNotUTF8IsAnErrorWhenLoadingRecursively() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "{\"name\":\"a\"}\n".write(
+            to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
+        try makeEntry(in: directory, suffix: "-sdk", folder: true)
+        #expect(try Fixture.load(directory: directory).count == 1)
+        let error = try #require(throws: FixtureError.self) {
+            try Fixture.load(directory: directory, recursively: true)
+        }
+        #expect(error.description.contains("\u{FFFD}-sdk: cannot be read: its name is not valid UTF-8"))
+    }
+
+    @Test func entriesTheListingSkipsAreStillSkippedThoughTheirNamesAreNotUTF8() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "{\"name\":\"a\"}\n".write(
+            to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
+        try makeEntry(in: directory, suffix: ".expected.ndjson")
+        try makeEntry(in: directory, suffix: ".txt")
+        try makeEntry(in: directory, suffix: "-folder.json", folder: true)
+        let hidden = Array(directory.path.utf8) + Array("/.".utf8) + [0xFF] + Array(".ndjson".utf8) + [0]
+        let descriptor = hidden.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer {
+            $0.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
+        }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        let fixtures = try Fixture.load(directory: directory)
+        #expect(fixtures.map { $0.source?.lastPathComponent } == ["a.ndjson"])
+    }
+}

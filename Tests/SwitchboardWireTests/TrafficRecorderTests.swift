@@ -156,3 +156,42 @@ private func line(_ quantity: Int, email: String = "a@example.com") -> [String: 
         "attributes": ["email": email, "source": "web"],
     ]
 }
+
+/// A `JSONValue` body built in code may nest any number of levels: the recorder converted it to
+/// a Foundation tree as deep as itself first, which Swift then released by recursion.
+@Suite struct TrafficRecorderDeepBodyTests {
+    @Test func aJSONValueBodyBuiltInALoopIsRecordedUpToTheLimitOnASmallStack() async {
+        let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        let recorded = Locked<[String]>([])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                var value: JSONValue = ["email": "a@example.com", "n": 1.5]
+                for _ in 0..<5_000 { value = ["data": [value]] }
+                let shallow: JSONValue = ["email": "a@example.com", "n": [1.5, nil, true]]
+                let lines = [
+                    TrafficRecorder.line(
+                        for: Message(channel: "x", body: MessageBody(json: value)), redacting: ["email"]),
+                    TrafficRecorder.line(
+                        for: Message(channel: "x", body: MessageBody(json: shallow)), redacting: ["email"]),
+                ]
+                // Released one level at a time (Swift would release it by recursion).
+                var node = value
+                value = nil
+                while case .object(let members) = node, case .array(let elements)? = members["data"],
+                    let first = elements.first
+                {
+                    node = first
+                }
+                recorded.withLock { $0 = lines }
+                continuation.resume()
+            }
+            thread.stackSize = addressSanitized ? 2 << 20 : 512 << 10
+            thread.start()
+        }
+        let lines = recorded.withLock { $0 }
+        #expect(lines.first?.hasPrefix(#"{"name":"x","body":{"data":[{"data":[{"#) == true)
+        #expect(lines.first?.contains(#""[too deep]""#) == true)
+        #expect(lines.first?.contains("a@example.com") == false)
+        #expect(lines.last == #"{"name":"x","body":{"email":"[redacted]","n":[1.5,null,true]}}"#)
+    }
+}

@@ -138,11 +138,15 @@ extension Router {
 
     /// Times out a kept request after ``RouterOptions/defaultDeadline`` unless a
     /// responder took it by then (the responder's own deadline applies from delivery).
+    ///
+    /// The timer holds the request only weakly (as ``ReplyState/armDeadline(_:)`` does): one
+    /// answered before (delivered and replied to, or discarded) is freed then, not when the
+    /// timer fires. While kept, the buffer holds it.
     private func armKeptDeadline(_ reply: ReplyState, on channel: Channel) {
         let deadline = options.defaultDeadline
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) {
-            [weak state, diagnostics] in
-            guard !reply.isResolved else { return }
+            [weak state, weak reply, diagnostics] in
+            guard let reply, !reply.isResolved else { return }
             // Taken out under the lock, released (with its body) after unlocking.
             let removed = state?.withLock { state in state.buffer.remove(replying: reply, on: channel) }
             // Reported before the caller resumes, as the other deadline paths do.

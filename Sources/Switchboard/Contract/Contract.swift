@@ -218,15 +218,8 @@ extension Router {
 extension JSONValue {
     /// Whether a `$ref` in this value points at `#/$defs/name`.
     fileprivate func refers(to name: String) -> Bool {
-        switch self {
-        case .object(let members):
-            if members["$ref"] == .string("#/$defs/" + name) { return true }
-            return members.values.contains { $0.refers(to: name) }
-        case .array(let elements):
-            return elements.contains { $0.refers(to: name) }
-        default:
-            return false
-        }
+        let reference = JSONValue.string("#/$defs/" + name)
+        return containsObject { $0["$ref"] == reference }
     }
 }
 

@@ -21,6 +21,12 @@ struct ContractTypeScript {
         "Promise", "Record", "Array",
     ]
     private var references: [String: String] = [:]
+    /// How many schemas deep ``type(of:indent:)`` is: a schema a type supplies
+    /// (``ContractDescribable``) may nest any number of levels.
+    private var depth = 0
+    /// The deepest schema rendered; one nested deeper (or deeper than the thread's stack
+    /// has room for, see `StackRoom`) is `unknown`.
+    static let maxDepth = 256
 
     init(contract: Contract) {
         self.contract = contract
@@ -118,6 +124,13 @@ struct ContractTypeScript {
 
     /// The TypeScript type of `schema`: the name of a named type (declared on first use), or an expression.
     private mutating func type(of schema: JSONValue, indent: Int) -> String {
+        // Each level takes a few KiB of stack in a debug build: stop at the limit, or sooner
+        // when the thread's stack runs short (a 512 KiB thread holds about a hundred levels).
+        guard depth < ContractTypeScript.maxDepth, !StackRoom.isShort(depth: depth) else {
+            return "unknown /* nested too deep */"
+        }
+        depth += 1
+        defer { depth -= 1 }
         if let name = names[schema] { return name }
         if let title = schema.objectValue?["title"]?.stringValue, schema.objectValue?["type"] != nil {
             let name = reserve(title)

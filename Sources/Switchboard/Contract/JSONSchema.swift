@@ -151,14 +151,7 @@ enum ContractKeyword {
 extension JSONValue {
     /// Whether an object anywhere in this value has the member `key`.
     func containsKey(_ key: String) -> Bool {
-        switch self {
-        case .object(let members):
-            return members[key] != nil || members.values.contains { $0.containsKey(key) }
-        case .array(let elements):
-            return elements.contains { $0.containsKey(key) }
-        default:
-            return false
-        }
+        containsObject { $0[key] != nil }
     }
 
 }

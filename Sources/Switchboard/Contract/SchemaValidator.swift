@@ -30,7 +30,7 @@ package struct SchemaValidator {
         guard case .object(let keywords) = schema else {
             return schema == .bool(false) ? "\(path): nothing is accepted" : nil
         }
-        if depth > 256 { return "\(path): schema too deep" }
+        if depth > 256 || StackRoom.isShort(depth: depth) { return "\(path): schema too deep" }
         if keywords[ContractKeyword.underivable] != nil { return nil }
         if let reference = keywords["$ref"]?.stringValue {
             let name = reference.hasPrefix("#/$defs/") ? String(reference.dropFirst(8)) : reference
@@ -209,15 +209,8 @@ package struct SchemaValidator {
     }
 
     /// JSON Schema equality: numbers by value, objects and arrays member by member.
+    /// Compares with a stack of its own, not by recursion (a `const` may nest any number of levels).
     static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.number(let left), .number(let right)): return compare(left, right) == 0
-        case (.array(let left), .array(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
-        case (.object(let left), .object(let right)):
-            return left.count == right.count
-                && left.allSatisfy { key, value in right[key].map { equal(value, $0) } ?? false }
-        default: return lhs == rhs
-        }
+        lhs.equals(rhs) { compare($0, $1) == 0 }
     }
 }

@@ -21,7 +21,7 @@ public struct DecodingOptions: Sendable, Hashable {
 
     /// The deepest nesting any setting of ``maxDepth`` (or of ``JSONReader/Options/maxDepth``,
     /// or `MessageBody(jsonBytes:maxDepth:)`'s) lets through: 5,000 levels. Some operations
-    /// recurse once per level (building, releasing, hashing and writing a ``JSONValue``, and
+    /// recurse once per level (building and releasing a ``JSONValue``, and
     /// a recursive `Decodable`'s own `init(from:)`); at this depth the library's own fit in
     /// about 4 MiB of stack in a debug build, half of a main thread's. (A value at the default
     /// of 512 fits in a 512 KiB secondary thread.)

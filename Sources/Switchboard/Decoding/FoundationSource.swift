@@ -163,7 +163,14 @@ struct FoundationSource: BodySource {
         if type == URL.self, let url = value as? URL { return .url(url) }
         if type == Substring.self, let string = value as? Substring { return .string(String(string)) }
         if type == JSONValue.self, let json = value as? JSONValue {
-            return FoundationSource().classify(json.foundationValue)
+            // One level at a time (the children stay `JSONValue`s, classified when reached), so a
+            // value nested past the depth limit is refused there, not first converted whole into a
+            // tree as deep as itself, which Swift would release by recursing once per level.
+            switch json {
+            case .array(let elements): return .array(elements.map { $0 as Any })
+            case .object(let members): return .object(members.mapValues { $0 as Any })
+            default: return FoundationSource().classify(json.foundationValue)
+            }
         }
         if let object = value as? [String: Any] { return .object(object) }
         if let array = value as? [Any] { return .array(array) }

@@ -55,9 +55,9 @@ extension Router {
         let id = state.withLock { $0.makeID() }
         let flag = CancelFlag()
         diagnostics.add(DiagnosticSink.Entry(id: id, cancelled: flag, observer: observer))
-        return Registration { [diagnostics] in
-            diagnostics.remove(id)
-            flag.cancel()
-        }
+        // Like every router token: a second `cancel()` (or one racing the first on another
+        // thread) removes again and sets the flag itself, so it too returns only once the
+        // observer can no longer be called.
+        return Registration.unregistering(flag) { [diagnostics] in diagnostics.remove(id) }
     }
 }

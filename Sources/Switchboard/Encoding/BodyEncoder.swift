@@ -391,40 +391,27 @@ struct FoundationConversionFailure: Error {
 /// numbers as `Double` when it has their exact decimal value, else as `NSDecimalNumber` with the digits;
 /// out-of-range numbers fail.
 func foundationTree(_ value: JSONValue, path: inout [PathSegment]) throws(FoundationConversionFailure) -> Any {
-    switch value {
-    case .null: return NSNull()
-    case .bool(let flag): return flag
-    case .string(let string): return string
-    case .number(let number):
-        // The same representation as `JSONValue.foundationValue`, so no digit is lost
-        // (`Double` only when it has the text's exact decimal value).
-        let text = number.text
-        switch number.representation {
-        case .int(let integer): return integer
-        case .uint(let integer): return NSNumber(value: integer)
-        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal)
-        case .double(let double):
-            if double.isFinite, double != 0 || isZeroText(text) { return double }
-            throw FoundationConversionFailure(reason: "number \(text) is out of range for a Foundation number")
+    // Walked with a stack of its own (`JSONValue.foundationTree(converting:)`): a value built
+    // by hand may nest any number of levels deep. On failure `path` names the number.
+    var failedAt: [PathSegment] = []
+    do throws(FoundationConversionFailure) {
+        return try value.foundationTree { number, numberPath throws(FoundationConversionFailure) -> Any in
+            // The same representation as `JSONValue.foundationValue`, so no digit is lost
+            // (`Double` only when it has the text's exact decimal value).
+            let text = number.text
+            switch number.representation {
+            case .int(let integer): return integer
+            case .uint(let integer): return NSNumber(value: integer)
+            case .decimal(let decimal): return NSDecimalNumber(decimal: decimal)
+            case .double(let double):
+                if double.isFinite, double != 0 || isZeroText(text) { return double }
+                failedAt = numberPath()
+                throw FoundationConversionFailure(reason: "number \(text) is out of range for a Foundation number")
+            }
         }
-    case .array(let elements):
-        var result: [Any] = []
-        result.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            path.append(.index(index))
-            result.append(try foundationTree(element, path: &path))
-            path.removeLast()
-        }
-        return result
-    case .object(let members):
-        var result: [String: Any] = [:]
-        result.reserveCapacity(members.count)
-        for (key, member) in members {
-            path.append(.key(key))
-            result[key] = try foundationTree(member, path: &path)
-            path.removeLast()
-        }
-        return result
+    } catch {
+        path += failedAt
+        throw error
     }
 }
 

@@ -8,7 +8,9 @@ extension JSONValue: Codable {
     /// `Int64`, then `UInt64`, then `Decimal`, then `Double`, keeping as many
     /// digits as the decoder gives.
     /// - Parameter decoder: the decoder to read from.
-    /// - Throws: `DecodingError.dataCorrupted` when the value is none of the JSON kinds.
+    /// - Throws: `DecodingError.dataCorrupted` when the value is none of the JSON kinds, or
+    ///   when it nests so deep that the thread's stack is nearly used up (each level is a call
+    ///   through `decoder`, which may have no depth limit of its own).
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer() {
             if single.decodeNil() {
@@ -40,21 +42,32 @@ extension JSONValue: Codable {
                 return
             }
         }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(unkeyed.count ?? 0)
-            while !unkeyed.isAtEnd {
-                elements.append(try unkeyed.decode(JSONValue.self))
+        // Each level is a call through the decoder, which may recurse without a limit of its own
+        // (a hand-written one): stop while the thread's stack has room, rather than overflow it.
+        let container = try StackRoom.nested { depth throws -> JSONValue? in
+            if StackRoom.isShort(depth: depth) {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: JSONValue.tooDeepForStack))
             }
-            self = .array(elements)
-            return
+            if var unkeyed = try? decoder.unkeyedContainer() {
+                var elements: [JSONValue] = []
+                elements.reserveCapacity(unkeyed.count ?? 0)
+                while !unkeyed.isAtEnd {
+                    elements.append(try unkeyed.decode(JSONValue.self))
+                }
+                return .array(elements)
+            }
+            if let keyed = try? decoder.container(keyedBy: MemberKey.self) {
+                var members: [String: JSONValue] = [:]
+                for key in keyed.allKeys {
+                    members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
+                }
+                return .object(members)
+            }
+            return nil
         }
-        if let keyed = try? decoder.container(keyedBy: MemberKey.self) {
-            var members: [String: JSONValue] = [:]
-            for key in keyed.allKeys {
-                members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
-            }
-            self = .object(members)
+        if let container {
+            self = container
             return
         }
         throw DecodingError.dataCorrupted(
@@ -65,7 +78,9 @@ extension JSONValue: Codable {
     /// Encodes this value; numbers as `Int64`, `UInt64`, `Double` or `Decimal`
     /// so that `JSONEncoder` writes their digits.
     /// - Parameter encoder: the encoder to write to.
-    /// - Throws: `EncodingError.invalidValue` for a number no Swift type can hold (`1e400`).
+    /// - Throws: `EncodingError.invalidValue` for a number no Swift type can hold (`1e400`), and
+    ///   for an array or object nested so deep that the thread's stack is nearly used up (each
+    ///   level is a call through `encoder`): an error, not a stack overflow.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
@@ -96,16 +111,35 @@ extension JSONValue: Codable {
             var container = encoder.singleValueContainer()
             try container.encode(string)
         case .array(let array):
-            var container = encoder.unkeyedContainer()
-            for element in array {
-                try container.encode(element)
+            try StackRoom.nested { depth throws in
+                if StackRoom.isShort(depth: depth) { throw tooDeep(encoder) }
+                var container = encoder.unkeyedContainer()
+                for element in array {
+                    try container.encode(element)
+                }
             }
         case .object(let object):
-            var container = encoder.container(keyedBy: MemberKey.self)
-            for (key, value) in object {
-                try container.encode(value, forKey: MemberKey(key))
+            try StackRoom.nested { depth throws in
+                if StackRoom.isShort(depth: depth) { throw tooDeep(encoder) }
+                var container = encoder.container(keyedBy: MemberKey.self)
+                for (key, value) in object {
+                    try container.encode(value, forKey: MemberKey(key))
+                }
             }
         }
+    }
+}
+
+extension JSONValue {
+    /// Why a value nested too deep for the thread's stack is not encoded or decoded through
+    /// another coder (each level of a `JSONValue` is a call through that coder's code).
+    static let tooDeepForStack =
+        "The value is nested too deep for the thread's stack to encode or decode it through this coder."
+
+    /// The error for an array or object nested too deep for the thread's stack to encode.
+    private func tooDeep(_ encoder: any Encoder) -> EncodingError {
+        EncodingError.invalidValue(
+            self, .init(codingPath: encoder.codingPath, debugDescription: JSONValue.tooDeepForStack))
     }
 }
 

@@ -40,89 +40,64 @@ extension JSONValue {
     /// both `Double` and `Decimal` (`1e400`) becomes `Double.infinity`, which
     /// `JSONSerialization` refuses to write.
     ///
-    /// The conversion keeps its own stack instead of recursing, so a value at the
-    /// depth limit converts on the smallest thread stack.
+    /// The conversion walks the value with a stack of its own instead of recursing, so a
+    /// value nested any number of levels deep converts on the smallest thread stack.
     public var foundationValue: Any {
-        guard let root = FoundationFrame(self) else { return scalarFoundationValue }
-        var stack = [root]
-        while let top = stack.last {
-            if let (key, child) = top.nextChild() {
-                if let frame = FoundationFrame(child) {
-                    frame.key = key
-                    stack.append(frame)
-                } else {
-                    top.add(child.scalarFoundationValue, key: key)
-                }
-                continue
-            }
-            stack.removeLast()
-            guard let parent = stack.last else { return top.built }
-            parent.add(top.built, key: top.key)
-        }
-        return root.built
+        foundationTree { number, _ in number.foundationNumber }
     }
 
-    /// The Foundation value of a scalar (`null`, a Boolean, a number or a string).
-    fileprivate var scalarFoundationValue: Any {
-        switch self {
-        case .null: return NSNull()
-        case .bool(let bool): return bool
-        case .number(let number): return number.foundationNumber
-        case .string(let string): return string
-        case .array, .object: return NSNull()  // never asked: containers go through FoundationFrame
+    /// This value as a Foundation tree (`NSNull`, `Bool`, `String`, `[Any]`, `[String: Any]`),
+    /// each number converted by `convert`, which is also given the path to the number (for
+    /// its error). Built with ``JSONValueWalk``, not by recursion.
+    func foundationTree<Failure: Error>(
+        converting convert: (JSONNumber, _ path: () -> [PathSegment]) throws(Failure) -> Any
+    ) throws(Failure) -> Any {
+        var walk = JSONValueWalk(self, sortsKeys: false)
+        var open: [FoundationContainer] = []
+        var root: Any = NSNull()
+        func add(_ value: Any) {
+            guard let last = open.indices.last else {
+                root = value
+                return
+            }
+            open[last].add(value)
         }
+        while let event = walk.next() {
+            switch event {
+            case .scalar(.number(let number)): add(try convert(number, { walk.path }))
+            case .scalar(.bool(let flag)): add(flag)
+            case .scalar(.string(let string)): add(string)
+            case .scalar: add(NSNull())
+            case .beginArray(let count): open.append(FoundationContainer(isObject: false, capacity: count))
+            case .beginObject(let count): open.append(FoundationContainer(isObject: true, capacity: count))
+            case .key(let key): open[open.count - 1].key = key
+            case .endArray, .endObject: add(open.removeLast().built)
+            }
+        }
+        return root
     }
 }
 
-/// One array or object being converted by ``JSONValue/foundationValue``.
-private final class FoundationFrame {
-    private let elements: [JSONValue]
-    private let members: [(key: String, value: JSONValue)]?
-    private var next = 0
+/// An array or object being built by ``JSONValue/foundationTree(converting:)``.
+private struct FoundationContainer {
+    let isObject: Bool
     private var array: [Any] = []
     private var object: [String: Any] = [:]
-    /// The key this container has in its parent object, if its parent is one.
-    var key: String?
+    /// The key of the member whose value comes next, in an object.
+    var key = ""
 
-    /// A frame for `value`, or `nil` when it is a scalar.
-    init?(_ value: JSONValue) {
-        switch value {
-        case .array(let elements):
-            self.elements = elements
-            members = nil
-            array.reserveCapacity(elements.count)
-        case .object(let object):
-            elements = []
-            members = Array(object)
-            self.object.reserveCapacity(object.count)
-        default:
-            return nil
-        }
+    init(isObject: Bool, capacity: Int) {
+        self.isObject = isObject
+        if isObject { object.reserveCapacity(capacity) } else { array.reserveCapacity(capacity) }
     }
 
-    /// The next child to convert, with its key in an object; `nil` when all are done.
-    func nextChild() -> (key: String?, value: JSONValue)? {
-        if let members {
-            guard next < members.count else { return nil }
-            defer { next += 1 }
-            return (members[next].key, members[next].value)
-        }
-        guard next < elements.count else { return nil }
-        defer { next += 1 }
-        return (nil, elements[next])
+    /// Adds the next element, or the value of the member under ``key``.
+    mutating func add(_ value: Any) {
+        if isObject { object[key] = value } else { array.append(value) }
     }
 
-    /// Adds a converted child.
-    func add(_ value: Any, key: String?) {
-        if members != nil, let key {
-            object[key] = value
-        } else {
-            array.append(value)
-        }
-    }
-
-    /// The converted container.
-    var built: Any { members == nil ? array : object }
+    /// The container built.
+    var built: Any { isObject ? object : array }
 }
 
 extension JSONNumber {

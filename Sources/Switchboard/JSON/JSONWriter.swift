@@ -418,24 +418,52 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a value; object keys in ascending order.
+    ///
+    /// A value nested any number of levels deep is written without recursing that deep: past
+    /// the first levels the rest is written by a walk that keeps its own stack.
     /// - Parameter value: the value.
     public mutating func write(_ value: JSONValue) {
+        write(value, levelsLeft: JSONWriter.recursionLevels)
+    }
+
+    /// The levels of a ``JSONValue`` written by recursion (cheapest for the usual shallow
+    /// value); deeper ones are written by ``JSONValueWalk``.
+    static let recursionLevels = 32
+
+    private mutating func write(_ value: JSONValue, levelsLeft: Int) {
         switch value {
         case .null: writeNull()
         case .bool(let flag): write(flag)
         case .number(let number): write(number)
         case .string(let string): write(string)
         case .array(let elements):
+            guard levelsLeft > 0 else { return writeWalking(value) }
             beginArray()
-            for element in elements { write(element) }
+            for element in elements { write(element, levelsLeft: levelsLeft - 1) }
             endArray()
         case .object(let members):
+            guard levelsLeft > 0 else { return writeWalking(value) }
             beginObject()
             for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                 self.key(key)
-                write(member)
+                write(member, levelsLeft: levelsLeft - 1)
             }
             endObject()
+        }
+    }
+
+    /// Writes `value` with a walk that keeps its own stack (the same text as the recursion).
+    private mutating func writeWalking(_ value: JSONValue) {
+        var walk = JSONValueWalk(value, sortsKeys: true)
+        while let event = walk.next() {
+            switch event {
+            case .scalar(let scalar): write(scalar, levelsLeft: 0)
+            case .beginArray: beginArray()
+            case .beginObject: beginObject()
+            case .key(let key): self.key(key)
+            case .endArray: endArray()
+            case .endObject: endObject()
+            }
         }
     }
 

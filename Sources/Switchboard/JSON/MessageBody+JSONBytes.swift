@@ -66,4 +66,17 @@ extension MessageBody {
         case .foundation(let tree): return try? JSONValue(foundation: tree.value)
         }
     }
+
+    /// The body as it is held, not converted: its Foundation tree, or its ``JSONValue`` (boxed
+    /// as `Any`); `nil` when absent. For a walk that converts one level at a time and stops at a
+    /// depth limit, where ``foundationValue`` would first build a Foundation tree as deep as a
+    /// `JSONValue` built in code (which Swift then releases by recursion, once per level).
+    package var heldValue: Any? {
+        switch storage {
+        case .absent: return nil
+        case .foundation(let tree): return tree.value
+        case .json(let value): return value
+        case .tape(let tape, let index): return tape.jsonValue(index)
+        }
+    }
 }

@@ -82,6 +82,12 @@ final class ReplyState: @unchecked Sendable {
         return taken
     }
 
+    /// Releases a deadline action taken out under the lock, once unlocked (a request resolved
+    /// before its deadline needs it no more). `withExtendedLifetime` would do, but it is generic:
+    /// it would look the closure type's metadata up at run time on every reply.
+    @inline(never)
+    private static func release(_ action: consuming (@Sendable () -> Void)?) {}
+
     /// Whether the caller has been resolved (answered, dropped or timed out).
     var isResolved: Bool { withLock { machine.isResolved } }
 
@@ -127,7 +133,9 @@ final class ReplyState: @unchecked Sendable {
             return false
         }
         let completion = takeCompletion()
+        let deadlineAction = takeOnDeadline()
         pthread_mutex_unlock(stripe)
+        ReplyState.release(deadlineAction)
         let result = result()
         stripe = lock()
         recorded = result
@@ -140,21 +148,28 @@ final class ReplyState: @unchecked Sendable {
     // MARK: The responder's side (through `Reply`)
 
     /// The responder replied with a value or a failure; returns whether this call resolved the caller.
+    /// `reportUnhandled`: the request is reported as ``Diagnostic/unhandled(_:)`` when this call
+    /// resolves it (an `async` responder cancelled before its task could call it).
     @discardableResult
-    func reply(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
+    func reply(_ result: Result<ReplyValue, RequestFailure>, reportUnhandled: Bool = false) -> Bool {
         let stripe = lock()
         let action = machine.reply()
         var completion: Completion?
+        var deadlineAction: (@Sendable () -> Void)?
         if action == .resolveCaller {
             recorded = result
             completion = takeCompletion()
+            deadlineAction = takeOnDeadline()
         }
         let report = self.report
         pthread_mutex_unlock(stripe)
+        ReplyState.release(deadlineAction)
         switch action {
         case .resolveCaller:
             if case .failure(.responderFailed(_, let message)) = result {
                 report?.emit(.responderFailed(channel, message: message))
+            } else if reportUnhandled {
+                report?.emit(.unhandled(channel))
             }
             completion?(result)
             return true
@@ -175,19 +190,22 @@ final class ReplyState: @unchecked Sendable {
         }
         recorded = .failure(.dropped(channel))
         let completion = takeCompletion()
+        let deadlineAction = takeOnDeadline()
         let report = self.report
         pthread_mutex_unlock(stripe)
+        ReplyState.release(deadlineAction)
         report?.emit(.replyDropped(channel))
         completion?(.failure(.dropped(channel)))
     }
 
     /// Sets what to do when the deadline passes (cancel the task of an `async` responder).
-    /// Runs `action` at once if the deadline has passed already.
+    /// Runs `action` at once if the deadline has passed already; keeps it only while the
+    /// request is pending (resolving the request releases it).
     func onDeadline(_ action: @escaping @Sendable () -> Void) {
         let stripe = lock()
         let runNow = machine.phase == .timedOut
         var replaced: (@Sendable () -> Void)?
-        if !runNow {
+        if !runNow && !machine.isResolved {
             replaced = takeOnDeadline()
             onDeadline = action
         }
@@ -219,10 +237,18 @@ final class ReplyState: @unchecked Sendable {
     }
 
     /// Starts the deadline clock, unless the reply is already resolved.
+    ///
+    /// The timer (which Dispatch cannot cancel) holds this state only weakly: a request
+    /// answered before its deadline is freed at once, with everything it holds (the reply,
+    /// the `async` responder's task), not when the timer fires. A pending request is kept
+    /// alive by whoever can still answer it (the responder's ``Reply`` handle, a buffer);
+    /// when the last of them goes, the request is resolved as dropped (`deinit`), so the
+    /// timer finding it gone has nothing left to do.
     func armDeadline(_ deadline: Duration) {
         guard !isResolved else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) { [self] in
-            self.deadlinePassed(after: deadline)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(deadline.nanosecondsClamped)) {
+            [weak self] in
+            self?.deadlinePassed(after: deadline)
         }
     }
 }

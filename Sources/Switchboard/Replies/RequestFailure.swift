@@ -20,6 +20,12 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
     case unencodableReply(Channel, BodyEncodingError)
     /// A typed in-process request could not be encoded to a body.
     case unencodableRequest(Channel, BodyEncodingError)
+    /// A reply of another type than the request's `Reply` (a middleware's ``Outcome/replied(_:)``,
+    /// say) did not decode as that type with the router's ``RouterOptions/decoding`` options
+    /// (``Router/request(_:sender:)``). The error's key path starts at `reply`
+    /// (`reply.lines[2].quantity`).
+    // `indirect` for a fixed, small layout (see `Outcome.invalid`).
+    indirect case undecodableReply(Channel, BodyDecodingError)
     /// The channel's ``OriginPolicy`` refused the sender (origin or frame); nothing ran.
     /// Its ``message`` reads `<channel>: rejected: …`, unlike `no responder is registered`.
     // `indirect` for a fixed, small layout (see `Outcome.invalid`).
@@ -31,7 +37,8 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
         case .invalidChannel: return nil
         case .noResponder(let channel), .invalidBody(let channel, _), .responderFailed(let channel, _),
             .dropped(let channel), .timedOut(let channel, _), .stopped(let channel, _),
-            .unencodableReply(let channel, _), .unencodableRequest(let channel, _), .rejected(let channel, _):
+            .unencodableReply(let channel, _), .unencodableRequest(let channel, _), .rejected(let channel, _),
+            .undecodableReply(let channel, _):
             return channel
         }
     }
@@ -48,6 +55,7 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
         case .stopped: return "stopped"
         case .unencodableReply: return "unencodableReply"
         case .unencodableRequest: return "unencodableRequest"
+        case .undecodableReply: return "undecodableReply"
         case .rejected: return "rejected"
         }
     }
@@ -79,6 +87,9 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
             return "the reply could not be encoded: \(error)"
         case .unencodableRequest(_, let error):
             return "the request could not be encoded: \(error)"
+        case .undecodableReply(_, let error):
+            let path = CodingPathRendering.render(error.codingPath, root: "reply")
+            return "the reply does not decode as the request's reply type: \(path): \(error.message)"
         case .rejected(_, let rejection):
             return "rejected: \(rejection.reasonText)"
         }

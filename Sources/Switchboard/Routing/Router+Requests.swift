@@ -46,10 +46,13 @@ extension Router {
     ///   - request: the request.
     ///   - sender: who sends it; unknown by default.
     /// - Returns: the responder's reply. A reply of another type (from a middleware
-    ///   that stopped the request with ``Outcome/replied(_:)``) is converted through JSON.
+    ///   that stopped the request with ``Outcome/replied(_:)``) is converted through JSON,
+    ///   decoded with the router's ``RouterOptions/decoding`` options, as bodies are.
     /// - Throws: ``RequestFailure`` when there is no reply:
     ///   ``RequestFailure/unencodableRequest(_:_:)`` when the request does not encode,
-    ///   ``RequestFailure/unencodableReply(_:_:)`` when a reply of another type does not.
+    ///   ``RequestFailure/unencodableReply(_:_:)`` when a reply of another type does not,
+    ///   ``RequestFailure/undecodableReply(_:_:)`` when it does not decode as `R.Reply`
+    ///   (with the key path of the first problem).
     public func request<R: Request & Encodable>(
         _ request: R, sender: MessageSender = .unknown
     ) async throws(RequestFailure) -> R.Reply {
@@ -68,22 +71,37 @@ extension Router {
         case .failure(let failure):
             throw failure
         case .success(let value):
-            if let reply = value.value(as: R.Reply.self) { return reply }
-            // A reply of another type (a middleware's `.replied(…)`, say): convert through JSON.
-            let object: Any
-            do {
-                object = try value.foundationObject()
-            } catch {
-                throw .unencodableReply(R.channel, error)
-            }
-            if let decodable = R.Reply.self as? any Decodable.Type,
-                let reply = try? BodyDecoder().decode(decodable, from: object) as? R.Reply
-            {
-                return reply
-            }
-            throw .responderFailed(
-                R.channel, message: "the reply is a \(type(of: value.value)), not a \(R.Reply.self)")
+            return try Router.typedReply(value, as: R.Reply.self, on: R.channel, options: options.decoding)
         }
+    }
+
+    /// `value` as a `T`: the value itself when it is one; else converted through JSON and
+    /// decoded with `options` (a router's ``RouterOptions/decoding``). Used by every typed
+    /// request (``request(_:sender:)``, `StrictHarness.request(_:)`).
+    /// - Throws: ``RequestFailure/unencodableReply(_:_:)`` when `value` does not encode,
+    ///   ``RequestFailure/undecodableReply(_:_:)`` when it does not decode as `T`, and
+    ///   ``RequestFailure/responderFailed(_:message:)`` when `T` is not `Decodable`.
+    package static func typedReply<T>(
+        _ value: ReplyValue, as type: T.Type, on channel: Channel, options: DecodingOptions
+    ) throws(RequestFailure) -> T {
+        if let reply = value.value(as: T.self) { return reply }
+        let mismatch = RequestFailure.responderFailed(
+            channel, message: "the reply is a \(Swift.type(of: value.value)), not a \(T.self)")
+        guard let decodable = T.self as? any Decodable.Type else { throw mismatch }
+        let object: Any
+        do {
+            object = try value.foundationObject()
+        } catch {
+            throw .unencodableReply(channel, error)
+        }
+        let decoded: any Decodable
+        do {
+            decoded = try BodyDecoder(options: options).decode(decodable, from: object)
+        } catch {
+            throw .undecodableReply(channel, error)
+        }
+        guard let reply = decoded as? T else { throw mismatch }
+        return reply
     }
 
     private func dispatchTyped(

@@ -49,11 +49,10 @@ public final class Router: Sendable {
     static func token(
         _ state: Locked<State>, _ cancelled: CancelFlag, _ remove: @escaping @Sendable (inout State) -> Void
     ) -> Registration {
-        // Repeatable: a second `cancel()` racing the first removes (a no-op by then, once the
-        // lock is its turn) and sets the flag itself, so it too returns only after both.
-        Registration.repeatable { [weak state] in
+        // A second `cancel()` racing the first removes (a no-op by then, once the lock is its
+        // turn) and sets the flag itself, so it too returns only after both.
+        Registration.unregistering(cancelled) { [weak state] in
             if let state { Router.mutate(state, remove) }
-            cancelled.cancel()
         }
     }
 
@@ -159,6 +158,11 @@ public final class Router: Sendable {
 
     /// Registers the responder of a request channel, `async` style: the value it
     /// returns is the reply; an error it throws fails the request.
+    ///
+    /// The responder runs in a task of its own. Once ``Registration/cancel()`` returns (or a
+    /// `replaceResponder` call that replaced it), it is not called again, even by a task
+    /// started for a request that arrived before: such a request fails with
+    /// ``RequestFailure/noResponder(_:)``.
     /// - Throws: ``RegistrationError/responderExists(_:)`` when the channel has one already.
     public func respond<R: Request>(
         to type: R.Type,
@@ -166,7 +170,10 @@ public final class Router: Sendable {
         fallback: R.Reply? = nil,
         _ responder: @escaping @Sendable (R) async throws -> R.Reply
     ) throws(RegistrationError) -> Registration {
-        try addResponder(type, deadline: deadline, fallback: fallback, replacing: false, Router.adapt(responder))
+        let flag = CancelFlag()
+        return try addResponder(
+            type, deadline: deadline, fallback: fallback, replacing: false, flag: flag,
+            Router.adapt(responder, cancelled: flag))
     }
 
     /// Replaces the responder of a request channel (or registers the first one), explicitly.
@@ -182,21 +189,34 @@ public final class Router: Sendable {
     }
 
     /// Replaces the responder of a request channel with an `async` one, explicitly.
+    /// Like the `async` `respond(to:deadline:fallback:_:)`, it is not called by a task that starts
+    /// after its token was cancelled (or it was replaced).
     public func replaceResponder<R: Request>(
         of type: R.Type,
         deadline: Duration? = nil,
         fallback: R.Reply? = nil,
         _ responder: @escaping @Sendable (R) async throws -> R.Reply
     ) -> Registration {
-        (try? addResponder(type, deadline: deadline, fallback: fallback, replacing: true, Router.adapt(responder)))
-            ?? .inert
+        let flag = CancelFlag()
+        return
+            (try? addResponder(
+                type, deadline: deadline, fallback: fallback, replacing: true, flag: flag,
+                Router.adapt(responder, cancelled: flag))) ?? .inert
     }
 
+    /// An `async` responder as a callback one: a task per request calls `responder`,
+    /// unless `cancelled` (its token's flag) is set by the time the task starts.
     private static func adapt<R: Request>(
-        _ responder: @escaping @Sendable (R) async throws -> R.Reply
+        _ responder: @escaping @Sendable (R) async throws -> R.Reply, cancelled: CancelFlag
     ) -> @Sendable (R, Reply<R.Reply>) -> Void {
         { request, reply in
             let task = Task {
+                // The task may start after the token was cancelled: checked right before the
+                // call, as every call of what a token registered is.
+                if cancelled.isCancelled {
+                    reply.state.reply(.failure(.noResponder(reply.channel)), reportUnhandled: true)
+                    return
+                }
                 do {
                     reply.succeed(try await responder(request))
                 } catch is CancellationError where reply.isResolved {
@@ -214,10 +234,10 @@ public final class Router: Sendable {
         deadline: Duration?,
         fallback: R.Reply?,
         replacing: Bool,
+        flag: CancelFlag = CancelFlag(),
         _ responder: @escaping @Sendable (R, Reply<R.Reply>) -> Void
     ) throws(RegistrationError) -> Registration {
         let channel = R.channel
-        let flag = CancelFlag()
         let typed = TypedResponder(responder)
         let entryFallback = fallback.map { ReplyValue($0) }
         var refused = false

@@ -175,6 +175,8 @@ public struct Fixture: Sendable {
 
     /// Loads every `.json` and `.ndjson` fixture in `directory`, in sorted
     /// order of their paths, skipping expected-output files (`*.expected.ndjson`).
+    /// - Throws: ``FixtureError`` when a file cannot be loaded, or its name is not valid UTF-8
+    ///   (see ``messageFiles(in:recursively:)``).
     /// - Parameters:
     ///   - directory: the directory.
     ///   - recursively: whether to look into subdirectories too (`Fixtures/` groups its files by SDK).
@@ -186,13 +188,28 @@ public struct Fixture: Sendable {
         return fixtures
     }
 
+    /// The reason given for a fixture file (or folder) whose name is not valid UTF-8.
+    static let nameNotUTF8 = "its name is not valid UTF-8 (shown here with U+FFFD), so it cannot be opened by name"
+
     /// The fixture files in `directory` (and its subdirectories, when `recursively`), sorted by path.
+    /// - Throws: ``FixtureError/unreadable(_:_:)`` when the directory cannot be listed, or when a
+    ///   fixture file in it (or a subdirectory, when `recursively`) has a name that is not valid
+    ///   UTF-8, which no `URL` path could open: named with U+FFFD in place of its bad bytes.
     public static func messageFiles(in directory: URL, recursively: Bool = false) throws(FixtureError) -> [URL] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
             throw .unreadable(directory, "\(error)")
+        }
+        // An entry whose name is not UTF-8 is missing from `names` (no `String` names it): a
+        // fixture (or, recursively, a folder of them) refused by name, not skipped without a word.
+        let unnamed = WireInput.namesNotUTF8(in: directory.path) { name, isDirectory in
+            guard name.first != UInt8(ascii: ".") else { return false }
+            return isDirectory ? recursively : Fixture.isMessageFile(String(decoding: name, as: UTF8.self))
+        }
+        if let name = unnamed.first {
+            throw .unreadable(directory.appendingPathComponent(name), Fixture.nameNotUTF8)
         }
         var files: [URL] = []
         for name in names.sorted() where !name.hasPrefix(".") {

@@ -129,8 +129,11 @@ final class PendingReply: Sendable {
                 continuation.resume(returning: ready)
                 return
             }
+            // Holds this reply weakly: one that came in time is freed when its waiter is done
+            // with it, not when the timeout passes (the waiter holds it while it waits).
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(timeout.wholeNanoseconds)) {
-                [self] in
+                [weak self] in
+                guard let self else { return }
                 let waiter = self.state.withLock { state -> CheckedContinuation<Value?, Never>? in
                     defer { state.waiter = nil }
                     return state.waiter

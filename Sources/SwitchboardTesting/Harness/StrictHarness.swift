@@ -195,14 +195,13 @@ public final class StrictHarness: Sendable {
         let result = await self.request(
             R.channel.name, body: MessageBody(body), sender: sender, expected: .reply, timeout: timeout, site: site)
         guard case .success(let value)? = result else { return nil }
-        if let reply = value.value(as: R.Reply.self) { return reply }
-        if let decodable = R.Reply.self as? any Decodable.Type, let object = try? value.foundationObject(),
-            let reply = try? BodyDecoder().decode(decodable, from: object) as? R.Reply
-        {
-            return reply
+        // Converted as `Router.request(_:)` converts: with the router's decoding options.
+        do throws(RequestFailure) {
+            return try Router.typedReply(value, as: R.Reply.self, on: R.channel, options: router.options.decoding)
+        } catch {
+            report(error.message, at: site)
+            return nil
         }
-        report("\(R.channel): the reply is a \(type(of: value.value)), not a \(R.Reply.self)", at: site)
-        return nil
     }
 
     private func request(

@@ -109,6 +109,10 @@ private enum Scenario: String, CaseIterable, Sendable {
             .responderFailed("echo", message: "boom"), .stopped("echo", .unhandled),
             .unencodableReply("echo", BodyEncodingError(message: "nan")),
             .unencodableRequest("echo", BodyEncodingError(message: "nan")),
+            .undecodableReply(
+                "echo",
+                BodyDecodingError(
+                    .typeMismatch(Int.self, .init(codingPath: [], debugDescription: "Expected to decode Int")))),
         ]
         for failure in failures {
             #expect(failure.channel == "echo")

@@ -1,0 +1,89 @@
+import Foundation
+
+/// How much of the calling thread's stack is left, for the walks that cannot keep a stack of
+/// their own: ``JSONValue``'s `Codable` conformance goes through another coder (`JSONEncoder`,
+/// say), which recurses once per level in its own code. Such a walk stops with an error while
+/// there is still room, rather than overflow the stack.
+///
+/// The bounds of each thread's stack are looked up once (`pthread_getattr_np` on Linux, looked
+/// up with `dlsym`, `pthread_get_stackaddr_np` on Apple systems) and kept in thread-specific
+/// slots. Where a local variable's address is not on that stack (AddressSanitizer's detection
+/// of use after return keeps locals in frames of its own; an alternate signal stack), the room
+/// cannot be seen, and the walk's depth decides instead (``blindLevels``).
+package enum StackRoom {
+    /// The room a walk keeps: it stops when less is left below the caller's frame. Enough for
+    /// an error to be made and thrown, and for a few levels of the other coder's frames (about
+    /// 1.3 KiB a level for `JSONEncoder` in a debug build).
+    package static let reserve = 96 * 1024
+
+    /// The levels a walk may nest where the room cannot be seen: what fits in 2 MiB with the
+    /// larger frames of a sanitized build.
+    package static let blindLevels = 64
+
+    /// The slots holding each thread's stack bottom and top (addresses as the slots' pointers),
+    /// and its count of ``nested(_:)`` levels.
+    private static let slots: (bottom: pthread_key_t, top: pthread_key_t, levels: pthread_key_t)? = {
+        var bottom = pthread_key_t()
+        var top = pthread_key_t()
+        var levels = pthread_key_t()
+        guard pthread_key_create(&bottom, nil) == 0, pthread_key_create(&top, nil) == 0,
+            pthread_key_create(&levels, nil) == 0
+        else { return nil }
+        return (bottom, top, levels)
+    }()
+
+    /// Whether less than ``reserve`` bytes of stack are left below the caller's frame; where
+    /// that cannot be seen, whether `depth` (the walk's nesting so far) is ``blindLevels`` or more.
+    package static func isShort(depth: @autoclosure () -> Int) -> Bool {
+        var marker: UInt8 = 0
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        guard let (bottom, top) = stackBounds(), here >= bottom, here < top else { return depth() >= blindLevels }
+        return here - bottom < UInt(reserve)
+    }
+
+    /// Runs `body` one level deeper in the calling thread's count of nested walks, giving it
+    /// that depth (for ``isShort(depth:)``, in a walk that has no depth of its own to count).
+    package static func nested<Result, Failure: Error>(
+        _ body: (_ depth: Int) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard let slot = slots?.levels else { return try body(0) }
+        let depth = Int(bitPattern: pthread_getspecific(slot)) + 1
+        pthread_setspecific(slot, UnsafeRawPointer(bitPattern: depth))
+        defer { pthread_setspecific(slot, UnsafeRawPointer(bitPattern: depth - 1)) }
+        return try body(depth)
+    }
+
+    /// The lowest and highest addresses of the calling thread's stack, or `nil` when unknown.
+    private static func stackBounds() -> (bottom: UInt, top: UInt)? {
+        guard let slots else { return nil }
+        if let bottom = pthread_getspecific(slots.bottom), let top = pthread_getspecific(slots.top) {
+            return (UInt(bitPattern: bottom), UInt(bitPattern: top))
+        }
+        guard let bounds = lookUpStackBounds() else { return nil }
+        pthread_setspecific(slots.bottom, UnsafeRawPointer(bitPattern: bounds.bottom))
+        pthread_setspecific(slots.top, UnsafeRawPointer(bitPattern: bounds.top))
+        return bounds
+    }
+
+    private static func lookUpStackBounds() -> (bottom: UInt, top: UInt)? {
+        #if canImport(Darwin)
+            let thread = pthread_self()
+            let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+            let size = UInt(pthread_get_stacksize_np(thread))
+            return top > size ? (top - size, top) : nil
+        #else
+            // `pthread_getattr_np` is a GNU extension the Glibc module does not declare: looked up by name.
+            typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return nil }
+            let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+            var attributes = pthread_attr_t()
+            guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
+            defer { pthread_attr_destroy(&attributes) }
+            var address: UnsafeMutableRawPointer?
+            var size = 0
+            guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }
+            let bottom = UInt(bitPattern: address)
+            return (bottom, bottom + UInt(size))
+        #endif
+    }
+}
