@@ -185,8 +185,9 @@ struct ContractTypeScript {
                 return objectBody(properties, members["required"], indent: indent)
             }
             let value = members["additionalProperties"].map { type(of: $0, indent: indent + 1) } ?? "JSONValue"
-            // `propertyNames` is emitted only for `[Int: Value]`: its keys are integers' text.
-            let key = members["propertyNames"] == nil ? "string" : "number"
+            // The deriver's `propertyNames` for `[Int: Value]`: its keys are integers' text. Any
+            // other (a user's schema) names string keys, whatever it allows.
+            let key = members["propertyNames"] == JSONSchema.integerKeyNames ? "number" : "string"
             return "{ [key: \(key)]: \(value) }"
         default:
             return "JSONValue"

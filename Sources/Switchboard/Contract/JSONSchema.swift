@@ -89,9 +89,13 @@ public struct JSONSchema: Sendable, Hashable, CustomStringConvertible {
     /// (the keys TypeScript's `{ [key: number]: V }` takes; the decoder also takes `+1`, `007`).
     static func integerKeyed(of value: JSONSchema) -> JSONSchema {
         var schema = dictionary(of: value).json.objectValue ?? [:]
-        schema["propertyNames"] = ["pattern": .string("^(0|-?[1-9][0-9]{0,14})" + LeafType.end)]
+        schema["propertyNames"] = integerKeyNames
         return JSONSchema(.object(schema))
     }
+
+    /// The `propertyNames` of ``integerKeyed(of:)``: the TypeScript export writes `number` keys
+    /// for exactly this (a user's own `propertyNames` keeps `string` keys).
+    static let integerKeyNames: JSONValue = ["pattern": .string("^(0|-?[1-9][0-9]{0,14})" + LeafType.end)]
 
     /// A schema that accepts anything and says why the shape could not be derived.
     /// - Parameter reason: why (names the type).

@@ -121,6 +121,8 @@ final class SchemaDeriver {
         do {
             _ = try T(from: SchemaProbe(deriver: self, node: first, mode: .first, codingPath: []))
             _ = try T(from: SchemaProbe(deriver: self, node: second, mode: .second, codingPath: []))
+            // A type may swallow the probe's refusal (`try?`) and return: the budget still ends it.
+            if remaining < 0 { throw ProbeFailure.budget }
         } catch ProbeFailure.budget {
             return JSONSchema.underivable("\(name): its decoding asks for more than the probe allows").json
         } catch ProbeFailure.noValue(let member) {
@@ -128,6 +130,7 @@ final class SchemaDeriver {
         } catch ProbeFailure.unsupported {
             return JSONSchema.underivable(
                 "\(name): its init(from:) uses superDecoder, or its decoder off the derivation's thread"
+                    + " or after its derivation"
             ).json
         } catch {
             let hint =
@@ -192,7 +195,9 @@ final class SchemaDeriver {
         stack.append(id)
         defer { stack.removeLast() }
         do {
-            return try T(from: SchemaProbe(deriver: self, node: ProbeNode(), mode: .first, codingPath: []))
+            let value = try T(from: SchemaProbe(deriver: self, node: ProbeNode(), mode: .first, codingPath: []))
+            if remaining < 0 { throw ProbeFailure.budget }
+            return value
         } catch ProbeFailure.budget {
             throw ProbeFailure.budget
         } catch {
@@ -282,10 +287,12 @@ final class SchemaDeriver {
             return R(rawValue: unlikely) == nil
         }
         if let integer = R.RawValue.self as? any FixedWidthInteger.Type {
-            func unlikely<I: FixedWidthInteger>(_: I.Type) -> Any {
-                I(truncatingIfNeeded: 0x5EED_F00D_1234_5679 as UInt64)
+            // Truncated to a narrow type the unlikely value is an ordinary one (121 as `Int8`): the
+            // type's extremes are tried too.
+            func unlikely<I: FixedWidthInteger>(_: I.Type) -> [Any] {
+                [I(truncatingIfNeeded: 0x5EED_F00D_1234_5679 as UInt64), I.max, I.min]
             }
-            if let value = unlikely(integer) as? R.RawValue { return R(rawValue: value) == nil }
+            return unlikely(integer).contains { ($0 as? R.RawValue).map { R(rawValue: $0) == nil } ?? false }
         }
         return false
     }
@@ -332,10 +339,12 @@ struct LeafType: @unchecked Sendable {
     /// ISO 8601 as `Date.ISO8601FormatStyle` reads it (the decoder's reader, with and without
     /// fractional seconds): its fraction has 1 to 9 digits, its offset is at most ±18:00, written
     /// `±HH:MM`, `±HHMM`, `±HH`, `±H`, `±H:MM`, or `±HMM` for an hour of 0 or 1 (the reader
-    /// refuses `+230`). What the reader takes beyond this (`Z` and then anything) is left out.
+    /// refuses `+230`). What the reader takes beyond this is left out: `Z` and then anything, and
+    /// hour 24 other than `24:00:00` (swift-foundation's newer reader refuses `24:59:59`).
     static let datePattern =
-        "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-4]):[0-5][0-9]:([0-5][0-9]|60)"
-        + "(\\.[0-9]{1,9})?(Z|[+-]((0[0-9]|1[0-7])(:?[0-5][0-9])?|18(:?00)?|[0-9](:[0-5][0-9])?|[01][0-5][0-9]))" + end
+        "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+        + "T(([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?|24:00:00(\\.0{1,9})?)"
+        + "(Z|[+-]((0[0-9]|1[0-7])(:?[0-5][0-9])?|18(:?00)?|[0-9](:[0-5][0-9])?|[01][0-5][0-9]))" + end
 
     static let table: [ObjectIdentifier: LeafType] = {
         var table: [ObjectIdentifier: LeafType] = [:]

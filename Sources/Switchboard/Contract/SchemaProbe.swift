@@ -171,7 +171,11 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
     let probe: SchemaProbe
     let node: ProbeNode
     let codingPath: [any CodingKey]
-    private(set) var currentIndex = 0
+    /// Written and read only on the derivation's thread (see ``currentIndex``).
+    private var index = 0
+
+    /// The elements read so far; 0 off the derivation's thread, where the probe answers nothing.
+    var currentIndex: Int { probe.deriver.isInUse ? index : 0 }
 
     init(probe: SchemaProbe, node: ProbeNode, codingPath: [any CodingKey]) {
         self.probe = probe
@@ -186,10 +190,11 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
         return nil
     }
 
-    /// "Not at end" until one element has been read.
+    /// "Not at end" until one element has been read (or its read refused). Each call counts
+    /// against the budget: a loop that never reads an element ends when it is spent.
     var isAtEnd: Bool {
-        guard probe.deriver.isInUse else { return true }
-        let atEnd = currentIndex >= 1
+        guard probe.deriver.isInUse, (try? probe.deriver.spend()) != nil else { return true }
+        let atEnd = index >= 1
         node.addStep(.atEnd(atEnd))
         return atEnd
     }
@@ -200,17 +205,20 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
         return false
     }
 
-    // The index moves only after a read that the probe recorded (a refused one changes nothing).
+    // On the derivation's thread the index moves after every read, one the probe refuses too (as
+    // a real decoder's moves past an element that fails): `while !isAtEnd { try? decode(…) }` ends.
+    private func advance() {
+        if probe.deriver.isInUse { index += 1 }
+    }
+
     private func element<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try probe.read(T.self) { node.addElement($0) }
-        currentIndex += 1
-        return value
+        defer { advance() }
+        return try probe.read(T.self) { node.addElement($0) }
     }
 
     private func optionalElement<T: Decodable>(_ type: T.Type) throws -> T? {
-        let value = try probe.read(T.self) { node.addElement(.known(JSONSchema($0.schema).nullable.json)) }
-        currentIndex += 1
-        return value
+        defer { advance() }
+        return try probe.read(T.self) { node.addElement(.known(JSONSchema($0.schema).nullable.json)) }
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try element(T.self) }
@@ -247,15 +255,13 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey>
     {
-        let container = try probe.nested(nil) { node.addElement($0) }.container(keyedBy: NestedKey.self)
-        currentIndex += 1
-        return container
+        defer { advance() }
+        return try probe.nested(nil) { node.addElement($0) }.container(keyedBy: NestedKey.self)
     }
 
     func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try probe.nested(nil) { node.addElement($0) }.unkeyedContainer()
-        currentIndex += 1
-        return container
+        defer { advance() }
+        return try probe.nested(nil) { node.addElement($0) }.unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {

@@ -76,7 +76,10 @@ package struct SchemaValidator {
         let properties = keywords["properties"]?.objectValue ?? [:]
         let names = keywords["propertyNames"]
         for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-            if let names, let problem = problem(.string(key), names, path: "\(path) key \(key)", depth: depth + 1) {
+            if let names,
+                let problem = problem(
+                    .string(key), names, path: "\(path) key \(String(reflecting: key))", depth: depth + 1)
+            {
                 return problem
             }
             if let schema = properties[key] {
@@ -137,20 +140,21 @@ package struct SchemaValidator {
         var result = ""
         var escaped = false
         var inClass = false
-        for character in pattern {
+        // By scalar: a `$` or `\` followed by a combining mark is one `Character` with it.
+        for scalar in pattern.unicodeScalars {
             if escaped {
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
             } else if inClass {
-                inClass = character != "]"
-            } else if character == "[" {
+                inClass = scalar != "]"
+            } else if scalar == "[" {
                 inClass = true
-            } else if character == "$" {
+            } else if scalar == "$" {
                 result += "(?![\\s\\S])"
                 continue
             }
-            result.append(character)
+            result.unicodeScalars.append(scalar)
         }
         return result
     }
@@ -180,7 +184,10 @@ package struct SchemaValidator {
         let text = number.text.lowercased()
         let parts = text.split(separator: "e", maxSplits: 1)
         let mantissa = parts.first.map(String.init) ?? text
-        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        // An exponent too long for `Int` saturates by its sign (it is beyond every digit count).
+        let exponentText = parts.count > 1 ? parts[1] : "0"
+        let exponent = max(
+            -1_000_000_000, min(Int(exponentText) ?? (exponentText.hasPrefix("-") ? Int.min : Int.max), 1_000_000_000))
         let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let fraction = pieces.count > 1 ? pieces[1] : ""
         let digits = (pieces.first.map(String.init) ?? "").filter(\.isNumber) + fraction

@@ -53,13 +53,8 @@ enum BodyNumber {
         case .decimal(let value): return BodyNumber.integer(T.self, fromDecimal: value)
         case .text(let text):
             if let value = T(text) { return value }
-            if let decimal = Decimal(string: text, locale: nil),
-                let value = BodyNumber.integer(T.self, fromDecimal: decimal)
-            {
-                return value
-            }
-            // `Decimal(string:)` refuses an exponent beyond its range however few digits it scales
-            // (`0e200`, `0.0e-300`, `100e-130` are integers): read such text digit by digit.
+            // Read digit by digit, exactly (`2.0`, `1e3`, `0e200`, `100e-130`): `Decimal(string:)`
+            // keeps only 38 digits, so `1.000…0001` would pass as 1, and refuses large exponents.
             return BodyNumber.Digits(text)?.integer(T.self)
         }
     }
@@ -130,7 +125,8 @@ enum BodyNumber {
         let digits: [UInt8]
         let exponent: Int
 
-        /// The parts of `text`, JSON number text; `nil` when it is not one.
+        /// The parts of `text`; `nil` when it is not a number: digits with at most one `.` between
+        /// digits, an optional `-` before and an optional exponent after (leading zeros pass).
         init?(_ text: String) {
             var digits: [UInt8] = []
             var exponent = 0
@@ -141,17 +137,27 @@ enum BodyNumber {
                 bytes = bytes.dropFirst()
             }
             var inFraction = false
+            // Digits before the `.` and after it (zeros included).
+            var integerDigits = 0
+            var fractionDigits = 0
             while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
                 bytes = bytes.dropFirst()
                 if byte == UInt8(ascii: ".") {
+                    guard !inFraction, integerDigits > 0 else { return nil }
                     inFraction = true
                     continue
                 }
                 guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                if inFraction { exponent -= 1 }
+                if inFraction {
+                    exponent -= 1
+                    fractionDigits += 1
+                } else {
+                    integerDigits += 1
+                }
                 if digits.isEmpty && byte == UInt8(ascii: "0") { continue }
                 digits.append(byte)
             }
+            guard integerDigits > 0, !inFraction || fractionDigits > 0 else { return nil }
             if !bytes.isEmpty {
                 bytes = bytes.dropFirst()
                 var exponentNegative = false
@@ -163,8 +169,13 @@ enum BodyNumber {
                 var value = 0
                 for byte in bytes {
                     guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                    // Saturates: any exponent this large is out of every type's range (or scales zero).
-                    value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000)
+                    // Saturates (before it multiplies, so a 32-bit `Int` does not overflow): any
+                    // exponent this large is out of every type's range (or scales zero).
+                    if value < 100_000_000 {
+                        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                    } else {
+                        value = 1_000_000_000
+                    }
                 }
                 exponent += exponentNegative ? -value : value
             }

@@ -143,8 +143,9 @@ enum OriginSyntax {
         return part == "0" || part.first != "0"
     }
 
-    /// A part of the text as a reason shows it: at most its first 100 characters (the part may
-    /// be as long as the whole text, which ``OriginError/text`` already cuts), quoted by default.
+    /// A part of the text as a reason shows it: at most its first 100 Unicode scalars, then `…`
+    /// (the part may be as long as the whole text, which ``OriginError/text`` already cuts),
+    /// quoted by default.
     static func shown<Text: StringProtocol>(_ part: Text, quoted: Bool = true) -> String {
         let cut = part.unicodeScalars.count > 100 ? OriginSyntax.cut(String(part), to: 100) + "…" : String(part)
         return quoted ? String(reflecting: cut) : cut

@@ -20,6 +20,21 @@ enum TypeScriptNames {
         }
     }
 
+    /// A dictionary whose schema the user wrote, with `propertyNames` of their own.
+    struct LowercaseNamed: Decodable, Sendable, ContractDescribable {
+        static var contractSchema: JSONSchema? {
+            JSONSchema([
+                "type": "object", "propertyNames": ["pattern": "^[a-z]+$"], "additionalProperties": ["type": "integer"],
+            ])
+        }
+    }
+
+    struct Tally: Event {
+        static let channel: Channel = "tally"
+        let lower: LowercaseNamed
+        let byNumber: [Int: String]
+    }
+
     struct Delete: Event {
         static let channel: Channel = "delete"
         let keys: Keys
@@ -68,5 +83,13 @@ enum TypeScriptNames {
         #expect(script.contains("export interface Channels2 {"))
         #expect(script.contains("export type JSONValue = string | number"))
         #expect(script.contains("export interface Channels {\n"))
+    }
+
+    /// Only the deriver's own `propertyNames` (an `[Int: Value]`) means number keys.
+    @Test func aUsersPropertyNamesKeepsStringKeys() {
+        let script = Contract(types: [TypeScriptNames.Tally.self]).typeScript
+        #expect(script.contains("{ [key: string]: number }"), "\(script)")
+        #expect(!script.contains("{ [key: number]: number }"), "\(script)")
+        #expect(script.contains("{ [key: number]: string }"), "\(script)")
     }
 }
