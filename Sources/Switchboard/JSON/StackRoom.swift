@@ -12,7 +12,9 @@ import Foundation
 /// cannot be seen, and the walk's depth decides instead (``blindLevels``). Where the bounds
 /// cannot be looked up at all (a static binary, where `dlsym` finds no `pthread_getattr_np`),
 /// the walk's depth decides too, up to ``unknownStackLevels``: the 512 levels a reader gives by
-/// default, which fit in the smallest stack Switchboard supports (512 KiB).
+/// default, the depth every operation is documented to reach. (Through `JSONEncoder` in a debug
+/// build, about 1.3 KiB a level, that needs more than a 512 KiB thread's stack: a main thread's
+/// 8 MiB, or a release build.)
 package enum StackRoom {
     /// The room a walk keeps: it stops when less is left below the caller's frame. Enough for
     /// an error to be made and thrown, and for a few levels of the other coder's frames (about
@@ -24,7 +26,7 @@ package enum StackRoom {
     package static let blindLevels = 64
 
     /// The levels a walk may nest where the thread's stack bounds cannot be looked up: the
-    /// default depth limit of the readers (``DecodingOptions/maxDepth``), which fits in 512 KiB.
+    /// default depth limit of the readers (``DecodingOptions/maxDepth``).
     package static let unknownStackLevels = 512
 
     /// The slots holding each thread's stack bottom and top (addresses as the slots' pointers),
