@@ -287,10 +287,12 @@ final class SchemaDeriver {
             return R(rawValue: unlikely) == nil
         }
         if let integer = R.RawValue.self as? any FixedWidthInteger.Type {
-            // Truncated to a narrow type the unlikely value is an ordinary one (121 as `Int8`): the
-            // type's extremes are tried too.
+            // Truncated to a narrow type the unlikely value is an ordinary one (121 as `Int8`): values
+            // next to the type's extremes are tried too (not the extremes themselves, on which a
+            // user's `abs`, negation or `+ 1` in `init?(rawValue:)` would trap).
             func unlikely<I: FixedWidthInteger>(_: I.Type) -> [Any] {
-                [I(truncatingIfNeeded: 0x5EED_F00D_1234_5679 as UInt64), I.max, I.min]
+                let first = I(truncatingIfNeeded: 0x5EED_F00D_1234_5679 as UInt64)
+                return I.bitWidth > 16 ? [first] : [first, I.max &- 1, I.min &+ 1]
             }
             return unlikely(integer).contains { ($0 as? R.RawValue).map { R(rawValue: $0) == nil } ?? false }
         }

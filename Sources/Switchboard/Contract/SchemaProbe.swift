@@ -205,8 +205,9 @@ final class ProbeUnkeyedContainer: UnkeyedDecodingContainer {
         return false
     }
 
-    // On the derivation's thread the index moves after every read, one the probe refuses too (as
-    // a real decoder's moves past an element that fails): `while !isAtEnd { try? decode(…) }` ends.
+    // On the derivation's thread the index moves after every read, one the probe refuses too
+    // (unlike a real decoder, which stays on an element that fails), so that
+    // `while !isAtEnd { try? decode(…) }` ends on the probe.
     private func advance() {
         if probe.deriver.isInUse { index += 1 }
     }

@@ -66,6 +66,20 @@ enum ProbeLoops {
         static let channel: Channel = "leveled"
         let level: Level
     }
+
+    /// A range-checked `Int8` whose check overflows at `Int8.max`: the probe must not try it.
+    struct Step: RawRepresentable, Decodable, Sendable {
+        let rawValue: Int8
+        init?(rawValue: Int8) {
+            guard rawValue + 1 > 0 else { return nil }
+            self.rawValue = rawValue
+        }
+    }
+
+    struct Stepped: Event {
+        static let channel: Channel = "stepped"
+        let step: Step
+    }
 }
 
 @Suite struct ProbeLoopTests {
@@ -121,5 +135,14 @@ enum ProbeLoops {
         let level = try #require(property(contract, "leveled", "level"))
         let reason = level.objectValue?[ContractKeyword.underivable]?.stringValue
         #expect(reason?.contains("CaseIterable") == true, "\(level)")
+    }
+
+    /// The values tried next to a narrow type's extremes are not the extremes: a check that
+    /// overflows at `Int8.max` (`rawValue + 1`) does not trap while the contract is built, and
+    /// the type, which refuses some values, is marked.
+    @Test func aRangeCheckedRawValueIsMarkedWithoutTrappingOnTheProbesValues() throws {
+        let contract = Contract(types: [ProbeLoops.Stepped.self])
+        let step = try #require(property(contract, "stepped", "step"))
+        #expect(step.objectValue?[ContractKeyword.underivable] != nil, "\(step)")
     }
 }
