@@ -20,7 +20,11 @@ let package = Package(
         .executable(name: "switchboard-cli", targets: ["SwitchboardCLI"]),
     ],
     targets: [
-        .target(name: "Switchboard"),
+        .target(
+            name: "Switchboard",
+            // The page client's runtime, embedded into ClientRuntime.swift by tools/embed-client-runtime.py.
+            exclude: ["Contract/Client/switchboard-runtime.js", "Contract/Client/switchboard-runtime.d.ts"]
+        ),
         .target(name: "SwitchboardCommerce", dependencies: ["Switchboard"]),
         .target(name: "SwitchboardWebKit", dependencies: ["Switchboard"]),
         // The NDJSON wire format (reader, session, pipeline, outcome lines, sinks) and
