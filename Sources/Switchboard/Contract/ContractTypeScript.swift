@@ -17,7 +17,8 @@ struct ContractTypeScript {
     private var names: [JSONValue: String] = [:]
     private var taken: Set<String> = [
         "JSONValue", "Channels", "Pushes", "MessageHandlers", "contract", "connect", "SwitchboardError",
-        "Switchboard", "ConnectOptions", "Manifest", "ErrorKind",
+        "Switchboard", "ConnectOptions", "Manifest", "ErrorKind", "ErrorEnvelope", "Events", "Requests",
+        "ContractTable", "BodyArguments", "Availability", "ChannelName", "createClient",
         // Global types the declarations name: a user type by one of these names would hide it.
         "Promise", "Record", "Array",
     ]

@@ -33,6 +33,9 @@ final class PushObservers: Sendable {
         withExtendedLifetime(removed) {}
     }
 
+    /// Whether any observer is registered.
+    var isObserved: Bool { state.withLock { !$0.entries.isEmpty } }
+
     /// Tells every observer not cancelled, in registration order, outside the lock.
     /// - Returns: how many observers were told.
     func tell(_ message: PushMessage) -> Int {

@@ -28,6 +28,10 @@ extension Router {
         pushObservers.tell(PushMessage(channel: P.channel, body: ReplyValue(typed: value)))
     }
 
+    /// Whether anyone observes the router's pushes now (``observePushes(_:)``): a pusher whose
+    /// body is costly to make can skip making it when nobody would receive it.
+    public var isObservingPushes: Bool { pushObservers.isObserved }
+
     /// Calls `observer` with each push the app makes (``push(_:)``), on the pushing thread,
     /// before `push` returns.
     /// - Returns: the token that keeps the observer. Once ``Registration/cancel()`` returns,
