@@ -396,8 +396,10 @@ func main() -> Int32 {
         router: router,
         options: WireSession.Options(
             maxLineBytes: invocation.maxLineBytes, reader: JSONReader(maxDepth: invocation.maxDepth)))
-    var output = WireNoticeSink(NDJSONOutput(descriptor: 1), notices: WireNotices(router: router, manifests: true))
-    if !invocation.pushes { output.notices.stop() }
+    // Without --push, nothing is followed and nothing but outcome lines is written.
+    var output = WireNoticeSink(
+        NDJSONOutput(descriptor: 1),
+        notices: invocation.pushes ? WireNotices(router: router) : WireNotices.none)
     // With --push, the manifest goes out at once, before any message is read: a page waits for it.
     do {
         try output.flush()

@@ -67,6 +67,14 @@ import Switchboard
                 router: router, registry: registry, alsoRegistering: alsoRegistering,
                 reservedNames: reservedNames, globalName: globalName)
             registry.proxy.bridge = self
+            registry.proxy.registry = registry
+        }
+
+        /// Sends manifest changes and pushes to `webView`'s loaded page from now on (held weakly): for
+        /// a bridge made before its web view. A bridge also adopts the web view of the first message
+        /// the page posts.
+        public func attach(_ webView: WKWebView) {
+            (registry as? ContentControllerRegistry)?.webView = webView
         }
     }
 
@@ -74,7 +82,7 @@ import Switchboard
     @MainActor
     final class ContentControllerRegistry: ScriptMessageHandlerRegistry {
         private weak var controller: WKUserContentController?
-        private weak var webView: WKWebView?
+        weak var webView: WKWebView?
         private let world: WKContentWorld
         private var script: WKUserScript?
         let proxy = ScriptMessageProxy()
@@ -109,12 +117,34 @@ import Switchboard
             script = userScript
             webView?.evaluateJavaScript(source, in: nil, in: world, completionHandler: nil)
         }
+
+        /// Runs `script` in the main frame when the script admits the loaded page's origin; its
+        /// arguments are passed as values (`callAsyncJavaScript`), never written into the source.
+        func run(_ script: PageScript) {
+            guard let webView else { return }
+            let sender =
+                webView.url.map { url in
+                    MessageSender(
+                        securityOriginProtocol: url.scheme ?? "", host: url.host ?? "", port: url.port ?? 0,
+                        isMainFrame: true)
+                } ?? .unknown
+            guard script.admits(sender) else { return }
+            let arguments = script.arguments.mapValues { $0.foundationValue }
+            webView.callAsyncJavaScript(
+                script.source, arguments: arguments, in: nil, in: world, completionHandler: nil)
+        }
+
+        /// Adopts the web view a message came from, when the bridge has none yet.
+        func adopt(_ webView: WKWebView?) {
+            if self.webView == nil, let webView { self.webView = webView }
+        }
     }
 
     /// The handler object the content controller retains; it holds the bridge weakly.
     @MainActor
     final class ScriptMessageProxy: NSObject, WKScriptMessageHandlerWithReply {
         weak var bridge: RouterBridge?
+        weak var registry: ContentControllerRegistry?
 
         func userContentController(
             _ userContentController: WKUserContentController,
@@ -125,6 +155,7 @@ import Switchboard
                 replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
                 return
             }
+            registry?.adopt(message.webView)
             // Who posted it, for the channel's origin policy: WebKit's own account of the frame.
             let frame = message.frameInfo
             let origin = frame.securityOrigin

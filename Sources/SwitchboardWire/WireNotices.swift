@@ -66,6 +66,13 @@ public final class WireNotices: Sendable {
     private let queue = Locked<[WireNotice]>([])
     private let registrations: [Registration]
 
+    /// Follows nothing: a sink with it writes outcome lines only.
+    public static var none: WireNotices { WireNotices() }
+
+    private init() {
+        registrations = []
+    }
+
     /// Starts following `router`.
     /// - Parameters:
     ///   - router: the router.
@@ -89,9 +96,10 @@ public final class WireNotices: Sendable {
         }
     }
 
-    /// Stops following the router (as releasing it does).
+    /// Stops following the router (as releasing it does) and drops what was not taken yet.
     public func stop() {
         for registration in registrations { registration.cancel() }
+        _ = take()
     }
 }
 

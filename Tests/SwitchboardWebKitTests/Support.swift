@@ -9,6 +9,14 @@ final class FakeRegistry: ScriptMessageHandlerRegistry {
     private(set) var misuses: [String] = []
     private(set) var script: String?
     private(set) var scriptUpdates = 0
+    /// The page scripts run (manifest updates, pushes) that the page's sender was admitted to.
+    private(set) var ran: [PageScript] = []
+    /// Who the loaded page is, for ``PageScript/admits``.
+    var page = MessageSender(securityOriginProtocol: "https", host: "shop.example.com", port: 0, isMainFrame: true)
+
+    func run(_ script: PageScript) {
+        if script.admits(page) { ran.append(script) }
+    }
 
     func addHandler(named name: String) {
         if handlers.contains(name) { misuses.append("duplicate add \(name)") }

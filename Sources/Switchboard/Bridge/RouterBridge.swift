@@ -12,11 +12,14 @@ import Foundation
 /// ```
 ///
 /// The bridge registers exactly the router's live channels (those with a handler
-/// or responder, as in ``Router/manifest``) plus the channels you name in
-/// `alsoRegistering` (channels whose messages the router keeps until a handler
-/// exists, see ``Router/setBufferPolicy(_:for:)``), and adds or removes handlers
-/// as registrations come and go. It also publishes the manifest to the page as a
-/// user script (``ManifestScript``), updated on every change.
+/// or responder, as in ``Router/manifest``), the channels whose messages the router keeps
+/// until a handler exists (a ``Router/setBufferPolicy(_:for:)`` other than `drop`, set before
+/// the bridge is made or followed by ``synchronize()``: ``Router/bufferingChannels``), plus
+/// the channels you name in `alsoRegistering`, and adds or removes handlers as registrations
+/// come and go. It also publishes the manifest to the page as a user script
+/// (``ManifestScript``), updated on every change and sent to the loaded page at once
+/// (``ScriptMessageHandlerRegistry/run(_:)``), and delivers the app's pushes
+/// (``Router/push(_:)``) to the page as `"<globalName>:push"` events.
 ///
 /// It follows the router on the main actor, soon after a change (never inside it, even
 /// on the main thread), once for all the changes made until then: a burst of
@@ -70,10 +73,12 @@ public final class RouterBridge {
 
     /// The names of ``alsoRegistering``.
     private nonisolated let alsoRegisteringNames: Set<String>
-    private nonisolated let registry: any ScriptMessageHandlerRegistry
+    /// The content controller (or the fake) the bridge keeps in step with the router.
+    public nonisolated let registry: any ScriptMessageHandlerRegistry
     private nonisolated let scope: HandlerScope?
     private nonisolated let state = Locked(State())
     private var observation: Registration?
+    private var pushObservation: Registration?
 
     /// Creates a bridge and brings the registry in line with the router at once.
     ///
@@ -114,6 +119,10 @@ public final class RouterBridge {
             }
             // Always later, on the main actor: a burst of changes (on the main thread too) is followed once.
             if schedule { Task { @MainActor in self?.followRouter() } }
+        }
+        pushObservation = router.observePushes { [weak self, state] push in
+            guard !state.withLock({ $0.stopped }) else { return }
+            RouterBridge.onMainActor { self?.deliver(push) }
         }
         synchronize()
     }
@@ -165,6 +174,7 @@ public final class RouterBridge {
     public func synchronize() {
         let manifest = router.manifest
         let live = Set(manifest.channels.map(\.name)).union(alsoRegisteringNames)
+            .union(router.bufferingChannels.map(\.name))
         let wanted = live.subtracting(reservedNames)
         let script = ManifestScript.source(for: manifest, globalName: globalName)
         let change = state.withLock { state -> (remove: [String], add: [String], script: String?)? in
@@ -180,7 +190,10 @@ public final class RouterBridge {
         }
         guard let change else { return }
         apply(remove: change.remove, add: change.add)
-        if let script = change.script { registry.setUserScript(source: script) }
+        if let script = change.script {
+            registry.setUserScript(source: script)
+            registry.run(PageScript.manifest(manifest, globalName: globalName))
+        }
     }
 
     /// Follows changes of the router's manifest, once for all the changes told since the
@@ -224,7 +237,35 @@ public final class RouterBridge {
             state.script = script
             return true
         }
-        if changed { registry.setUserScript(source: script) }
+        if changed {
+            registry.setUserScript(source: script)
+            registry.run(PageScript.manifest(manifest, globalName: globalName))
+        }
+    }
+
+    /// Sends a push to the page, as a `"<globalName>:push"` event, to the frames the push channel's
+    /// origin policy admits (``Router/admits(_:on:)``); its body encoded by the router's encoder and
+    /// passed as an argument, never written into script text. A body that does not encode is
+    /// reported as a ``Diagnostic/handlerFailed(_:message:)`` on the push channel and not sent.
+    public func push<P: Push>(_ value: P) {
+        deliver(PushMessage(channel: P.channel, body: ReplyValue(value)))
+    }
+
+    private func deliver(_ push: PushMessage) {
+        guard !isStopped else { return }
+        let body: JSONValue
+        do {
+            body = try JSONReader().read(push.body.jsonBytes())
+        } catch {
+            router.diagnostics.emit(.handlerFailed(push.channel, message: "the push could not be encoded: \(error)"))
+            return
+        }
+        let channel = push.channel
+        let router = router
+        registry.run(
+            PageScript.push(channel: channel, body: body, globalName: globalName) { sender in
+                router.admits(sender, on: channel)
+            })
     }
 
     private func apply(remove: [String], add: [String]) {
@@ -241,6 +282,8 @@ public final class RouterBridge {
     private func stop(takenOver: Bool) {
         observation?.cancel()
         observation = nil
+        pushObservation?.cancel()
+        pushObservation = nil
         if let scope { BridgeClaims.release(scope, by: self) }
         if takenOver { state.withLock { $0.takenOver = true } }
         takeCleanup()?.run()

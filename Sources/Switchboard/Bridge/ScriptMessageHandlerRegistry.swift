@@ -30,9 +30,17 @@ public protocol ScriptMessageHandlerRegistry: AnyObject, Sendable {
     /// register at the same time: the newest takes the scope over (``RouterBridge``).
     /// `nil` (the default) when the registry is the only one that can add handlers there.
     var handlerScope: HandlerScope? { get }
+
+    /// Runs `script` in the loaded page, in each frame whose sender ``PageScript/admits`` (the
+    /// main frame at least, when it is admitted): how manifest changes and the app's pushes reach
+    /// a page that is already loaded. The default does nothing (a registry without a page).
+    func run(_ script: PageScript)
 }
 
 extension ScriptMessageHandlerRegistry {
     /// No shared scope: the registry is the only one that adds handlers where it does.
     public var handlerScope: HandlerScope? { nil }
+
+    /// Does nothing: the registry has no page to run scripts in.
+    public func run(_ script: PageScript) {}
 }

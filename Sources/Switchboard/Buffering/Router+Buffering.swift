@@ -19,6 +19,18 @@ extension Router {
         for message in discarded { discard(message, on: channel, diagnostic: diagnostic) }
     }
 
+    /// The channels set to keep messages before they have a handler: an explicit
+    /// ``setBufferPolicy(_:for:)`` other than ``BufferPolicy/drop``, sorted by name. The WebKit
+    /// bridge registers them with WebKit from the start, so a page's early messages reach the buffer.
+    public var bufferingChannels: [Channel] {
+        let table = state.withLock { $0.table }
+        var channels: [Channel] = []
+        table.forEachRoute { channel, route in
+            if let policy = route.policy, policy != .drop { channels.append(channel) }
+        }
+        return channels.sorted { $0.name < $1.name }
+    }
+
     /// The policy in effect for `channel`: the one set with ``setBufferPolicy(_:for:)``,
     /// or ``RouterOptions/defaultBufferPolicy``.
     public func bufferPolicy(for channel: Channel) -> BufferPolicy {

@@ -142,3 +142,12 @@ extension Router.State {
         Router.Route.appliedOriginPolicy(route, default: defaultOriginPolicy)
     }
 }
+
+extension Router {
+    /// Whether `sender` passes the origin policy that applies to `channel` (its own, or the
+    /// router's default); `true` when none applies. The WebKit bridge asks it before delivering
+    /// a push to a frame.
+    public func admits(_ sender: MessageSender, on channel: Channel) -> Bool {
+        originPolicy(for: channel)?.rejection(of: sender, on: channel) == nil
+    }
+}

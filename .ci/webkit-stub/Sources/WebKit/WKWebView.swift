@@ -11,6 +11,11 @@
 //       in contentWorld: WKContentWorld,
 //       completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil)
 //                                              (evaluateJavaScript(_:in:in:completionHandler:))
+//   @MainActor @preconcurrency func callAsyncJavaScript(_ functionBody: String,
+//       arguments: [String : Any] = [:], in frame: WKFrameInfo?, in contentWorld: WKContentWorld,
+//       completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil)
+//                                              (callAsyncJavaScript(_:arguments:in:in:completionHandler:))
+//   var url: URL? { get }                      (url)
 // and https://developer.apple.com/documentation/webkit/wkwebviewconfiguration
 //   var userContentController: WKUserContentController { get set }
 
@@ -32,6 +37,13 @@ open class WKWebView: NSObject {
 
     /// STUB-ONLY: every script evaluated, with its world, in order.
     public private(set) var _evaluated: [(source: String, world: WKContentWorld)] = []
+    /// STUB-ONLY: every function called with `callAsyncJavaScript`, with its arguments and world, in order.
+    public private(set) var _called: [(body: String, arguments: [String: Any], world: WKContentWorld)] = []
+    /// STUB-ONLY: the URL of the loaded page.
+    public var _url: URL?
+
+    /// The URL of the page loaded in the main frame.
+    public var url: URL? { _url }
 
     public init(frame: CGRect, configuration: WKWebViewConfiguration) {
         self.configuration = configuration
@@ -50,6 +62,14 @@ open class WKWebView: NSObject {
         completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil
     ) {
         _evaluated.append((javaScript, contentWorld))
+        completionHandler?(.success(NSNull()))
+    }
+
+    public func callAsyncJavaScript(
+        _ functionBody: String, arguments: [String: Any] = [:], in frame: WKFrameInfo?,
+        in contentWorld: WKContentWorld, completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil
+    ) {
+        _called.append((functionBody, arguments, contentWorld))
         completionHandler?(.success(NSNull()))
     }
 }
