@@ -115,7 +115,7 @@ export function wireHandlers(options = {}) {
                 call.reject(envelope(kind, channel, error.message, error.data));
             }
         } else if (line.outcome === "unhandled") {
-            call.reject(envelope("noResponder", call.name, `${call.name}: no handler is registered`));
+            call.reject(envelope("noResponder", call.name, `${call.name}: no responder is registered`));
         } else {
             call.reject(`an outcome line the shim does not know: ${text}`);
         }

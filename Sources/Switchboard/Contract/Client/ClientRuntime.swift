@@ -86,7 +86,9 @@ enum ClientRuntime {
                 }
                 if (type === "down") {
                     source.close();
-                    onDown(isObject(detail) && typeof detail.message === "string" ? detail.message : "the router stopped");
+                    const why = isObject(detail) && typeof detail.message === "string" ? detail.message : "the router stopped";
+                    console.error(`switchboard: the app is unavailable: ${why}`);
+                    onDown(why);
                 } else {
                     events.dispatchEvent(Object.assign(new Event(name), { detail }));
                 }
@@ -95,7 +97,9 @@ enum ClientRuntime {
             relay("push", `${globalName}:push`);
             relay("down");
             source.onerror = () => {
-                if (source.readyState === 2) onDown(`lost the dev server at ${dev.endpoint}; reload the page`);
+                if (source.readyState !== 2) return;
+                console.error(`switchboard: lost the dev server at ${dev.endpoint}; reload the page`);
+                onDown(`lost the dev server at ${dev.endpoint}; reload the page`);
             };
             const post = async (name, body) => {
                 const unavailable = (why) => JSON.stringify({ kind: "unavailable", channel: name, message: `${name}: ${why}` });

@@ -78,7 +78,9 @@ function devTransport(dev, globalName, onDown) {
         }
         if (type === "down") {
             source.close();
-            onDown(isObject(detail) && typeof detail.message === "string" ? detail.message : "the router stopped");
+            const why = isObject(detail) && typeof detail.message === "string" ? detail.message : "the router stopped";
+            console.error(`switchboard: the app is unavailable: ${why}`);
+            onDown(why);
         } else {
             events.dispatchEvent(Object.assign(new Event(name), { detail }));
         }
@@ -87,7 +89,9 @@ function devTransport(dev, globalName, onDown) {
     relay("push", `${globalName}:push`);
     relay("down");
     source.onerror = () => {
-        if (source.readyState === 2) onDown(`lost the dev server at ${dev.endpoint}; reload the page`);
+        if (source.readyState !== 2) return;
+        console.error(`switchboard: lost the dev server at ${dev.endpoint}; reload the page`);
+        onDown(`lost the dev server at ${dev.endpoint}; reload the page`);
     };
     const post = async (name, body) => {
         const unavailable = (why) => JSON.stringify({ kind: "unavailable", channel: name, message: `${name}: ${why}` });
