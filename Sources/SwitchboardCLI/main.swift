@@ -32,13 +32,16 @@ let usage = """
     USAGE: \(programName) [OPTIONS] [PATH ...]
            \(programName) manifest [--only CHANNEL[,CHANNEL...]]
            \(programName) schema [--only CHANNEL[,CHANNEL...]] [--typescript]
+           \(programName) client --out DIR [--only CHANNEL[,CHANNEL...]]
 
     Routes wire messages ({"name": ..., "body": ..., "id": ...}) through one router
     with the reference commerce handlers, in order, and writes one NDJSON outcome
     line per message to stdout: handled, replied, failed, invalid, unhandled,
     malformed or rejected. A summary goes to stderr. `manifest` prints what the web
     side is told (channels, features, the contract's digest); `schema` prints the
-    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript.
+    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript;
+    `client` writes the page client (DIR/switchboard.js and DIR/switchboard.d.ts) of the
+    contract, or of the channels named by --only (event, request and push channels).
 
     ARGUMENTS:
       PATH                  a .ndjson file (one message per line), a .json file (one
@@ -49,6 +52,11 @@ let usage = """
     OPTIONS:
       --only CHANNEL[,...]  install only these reference handlers (repeatable)
       --typescript          schema: print TypeScript declarations instead
+      --out DIR             client: the directory to write switchboard.js and
+                            switchboard.d.ts into (made when missing)
+      --push                also write the app's pushes as {"push":NAME,"body":...}
+                            lines, in order with the outcome lines, and the
+                            manifest as {"manifest":...} first and after each change
       --max-line-bytes N    the longest input line accepted (default 1048576)
       --max-depth N         the deepest nesting of arrays and objects accepted
                             in a message (default 512, at most 4096)
@@ -82,6 +90,7 @@ struct Invocation {
         case run
         case manifest
         case schema
+        case client
         case help
         case version
     }
@@ -94,6 +103,10 @@ struct Invocation {
     var quiet = false
     var readAhead = true
     var typeScript = false
+    var pushes = false
+    var outDirectory: String?
+    /// `client --only`: the contract's channels to generate the client for.
+    var clientOnly: [String]?
     var allowedOrigins: [OriginPattern] = []
     var allowsSubframes = false
     var paths: [String] = []
@@ -126,9 +139,18 @@ func commandLineArguments() -> (arguments: [String], notUTF8: Set<Int>) {
 func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> Invocation {
     var invocation = Invocation()
     var rest = arguments[...]
-    if rest.first == "manifest" || rest.first == "schema" {
-        invocation.command = rest.first == "manifest" ? .manifest : .schema
+    switch rest.first {
+    case "manifest":
+        invocation.command = .manifest
         rest = rest.dropFirst()
+    case "schema":
+        invocation.command = .schema
+        rest = rest.dropFirst()
+    case "client":
+        invocation.command = .client
+        rest = rest.dropFirst()
+    default:
+        break
     }
     var optionsEnded = false
     while let position = rest.indices.first, let argument = rest.popFirst() {
@@ -187,6 +209,15 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
         case "--allow-subframes":
             try flag()
             invocation.allowsSubframes = true
+        case "--push":
+            try flag()
+            invocation.pushes = true
+        case "--out":
+            invocation.outDirectory = try value()
+        case "--only" where invocation.command == .client:
+            // Checked against the contract (pushes included) once it is known.
+            let names = try value().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            invocation.clientOnly = (invocation.clientOnly ?? []) + names
         case "--only":
             let names = try value().split(separator: ",", omittingEmptySubsequences: false)
             var channels = invocation.only ?? []
@@ -226,8 +257,17 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
             throw UsageError(message: "unknown option \(name)")
         }
     }
-    if invocation.command == .manifest || invocation.command == .schema {
+    if invocation.command == .manifest || invocation.command == .schema || invocation.command == .client {
         if !invocation.paths.isEmpty { throw UsageError(message: "\(invocation.command) takes no PATH") }
+    }
+    if invocation.command == .client, invocation.outDirectory == nil {
+        throw UsageError(message: "client needs --out DIR")
+    }
+    if invocation.outDirectory != nil, invocation.command != .client {
+        throw UsageError(message: "--out is an option of client")
+    }
+    if invocation.pushes, invocation.command != .run {
+        throw UsageError(message: "--push is an option of routing messages, not of \(invocation.command)")
     }
     if invocation.typeScript && invocation.command != .schema {
         throw UsageError(message: "--typescript is an option of schema")
@@ -254,31 +294,52 @@ func fail(usage message: String) -> Never {
 
 /// The manifest as one line: `{"channels":[…],"features":{…},"contract":"sha256:…"}`, names sorted.
 func manifestLine(_ manifest: Manifest) -> [UInt8] {
-    var writer = JSONWriter()
-    writer.beginObject()
-    writer.key("channels")
-    writer.beginArray()
-    for channel in manifest.channels { writer.write(channel.name) }
-    writer.endArray()
-    writer.key("features")
-    writer.beginObject()
-    for name in manifest.features.keys.sorted() {
-        writer.key(name)
-        writer.write(manifest.features[name] ?? false)
-    }
-    writer.endObject()
-    if let contract = manifest.contract {
-        writer.key("contract")
-        writer.write(contract)
-    }
-    writer.endObject()
-    writer.writeNewline()
-    return writer.bytes
+    // `BodyEncoder` keeps the manifest's encode order: names sorted, optional parts when present.
+    let json = (try? BodyEncoder().encodeJSON(manifest)) ?? Array(#"{"channels":[],"features":{}}"#.utf8)
+    return json + [0x0A]
 }
 
 /// The contract as its canonical JSON document on one line, or as TypeScript declarations.
 func schemaText(_ contract: Contract, typeScript: Bool) -> [UInt8] {
     Array((typeScript ? contract.typeScript : contract.json + "\n").utf8)
+}
+
+/// Writes the page client of `contract` (narrowed to `only`) into `directory`: `switchboard.js`
+/// and `switchboard.d.ts`. Exit status 0, 1 when writing fails, 2 for an unknown channel.
+func writeClient(of contract: Contract, only: [String]?, to directory: String) -> Int32 {
+    var chosen = contract
+    if let only {
+        var channels: Set<Channel> = []
+        for name in only {
+            guard let channel = try? Channel(validating: name), contract.channels[channel] != nil else {
+                let known = contract.channels.keys.map(\.name).sorted().joined(separator: ", ")
+                fail(usage: "--only: unknown channel \"\(name)\" (known: \(known))")
+            }
+            channels.insert(channel)
+        }
+        chosen = contract.restricted(to: channels)
+    }
+    let client = chosen.client
+    if mkdir(directory, 0o755) != 0, errno != EEXIST {
+        writeStandardError("\(programName): client: cannot make \(directory): \(String(cString: strerror(errno)))\n")
+        return 1
+    }
+    for (name, text) in [("switchboard.js", client.javaScript), ("switchboard.d.ts", client.typeScript)] {
+        let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            writeStandardError("\(programName): client: cannot write \(path): \(String(cString: strerror(errno)))\n")
+            return 1
+        }
+        var text = text
+        let failure = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        close(descriptor)
+        if let failure {
+            writeStandardError("\(programName): client: cannot write \(path): \(String(cString: strerror(failure)))\n")
+            return 1
+        }
+    }
+    return 0
 }
 
 func main() -> Int32 {
@@ -297,7 +358,7 @@ func main() -> Int32 {
         return writeStandardOutput(Array(usage.utf8))
     case .version:
         return writeStandardOutput(Array("\(programName) \(version)\n".utf8))
-    case .manifest, .run, .schema:
+    case .manifest, .run, .schema, .client:
         break
     }
 
@@ -314,6 +375,9 @@ func main() -> Int32 {
     }
     defer { withExtendedLifetime(commerce) {} }
 
+    if invocation.command == .client, let directory = invocation.outDirectory {
+        return writeClient(of: Contract(router: router), only: invocation.clientOnly, to: directory)
+    }
     if invocation.command == .manifest || invocation.command == .schema {
         let text =
             invocation.command == .manifest
@@ -332,7 +396,15 @@ func main() -> Int32 {
         router: router,
         options: WireSession.Options(
             maxLineBytes: invocation.maxLineBytes, reader: JSONReader(maxDepth: invocation.maxDepth)))
-    var output = NDJSONOutput(descriptor: 1)
+    var output = WireNoticeSink(NDJSONOutput(descriptor: 1), notices: WireNotices(router: router, manifests: true))
+    if !invocation.pushes { output.notices.stop() }
+    // With --push, the manifest goes out at once, before any message is read: a page waits for it.
+    do {
+        try output.flush()
+    } catch {
+        writeStandardError("\(programName): \(error)\n")
+        return 1
+    }
     let showProgress = !invocation.quiet && isatty(2) == 1
     let started = ContinuousClock.now
     var lastProgress = started

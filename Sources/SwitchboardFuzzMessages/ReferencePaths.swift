@@ -15,7 +15,7 @@ struct ReferencePaths {
     mutating func compare(line: NaiveLines.Line, outcome: WireOutcome, input: [UInt8]) {
         if line.count > MessagePathCheck.maxLineBytes {
             let expected = WireMalformed.oversized(byteCount: line.count, limit: MessagePathCheck.maxLineBytes)
-            if outcome.kind != .malformed || outcome.error != WireError(message: expected.message)
+            if outcome.kind != .malformed || outcome.error != expected.wireError
                 || outcome.name != nil
                 || outcome.id != nil
             {
@@ -40,7 +40,7 @@ struct ReferencePaths {
         }
         switch parsed {
         case .failure(let problem):
-            if outcome.kind != .malformed || outcome.error != WireError(message: problem.message)
+            if outcome.kind != .malformed || outcome.error != problem.wireError
                 || outcome.name != problem.name || outcome.id != problem.id
             {
                 fuzzFail("the CLI gave \(outcome.jsonLine), the slow path finds it malformed: \(problem)", line: bytes)
@@ -101,7 +101,8 @@ struct ReferencePaths {
                 expected.kind = .replied
             } catch {
                 expected.kind = .failed
-                expected.error = WireError(message: "the reply could not be encoded: \(error)")
+                expected.error = WireError(
+                    kind: .failed, channel: message.channel.name, message: "the reply could not be encoded: \(error)")
             }
         case .awaitingReply, .kept:
             fuzzFail("\(message.channel): \(routed) from a responder that replies before returning", line: line)
@@ -109,19 +110,21 @@ struct ReferencePaths {
             expected.kind = .unhandled
         case .invalid(let error):
             expected.kind = .invalid
-            expected.error = WireError(path: error.path, message: error.message)
+            expected.error = WireError(
+                kind: .invalid, channel: message.channel.name, path: error.path, message: error.message)
         case .failed(let failure):
             expected.kind = .failed
-            expected.error = WireError(message: failure.message)
+            expected.error = WireError(kind: .failed, channel: message.channel.name, message: failure.message)
         case .invalidChannel(let problem):
             expected.kind = .malformed
-            expected.error = WireError(message: "invalid \"name\": \(problem)")
+            expected.error = WireError(kind: .invalid, message: "invalid \"name\": \(problem)")
         case .stopped(let reason):
             expected.kind = .failed
-            expected.error = WireError(message: "stopped by middleware: \(reason)")
+            expected.error = WireError(
+                kind: .failed, channel: message.channel.name, message: "stopped by middleware: \(reason)")
         case .rejected(let rejection):
             expected.kind = .rejected
-            expected.error = WireError(message: rejection.message)
+            expected.error = WireError(kind: .rejected, channel: message.channel.name, message: rejection.message)
         }
         // Exactly one resolution by now, and one consistent with the outcome.
         guard resolved.count == 1, let result = resolved.first else {
@@ -143,7 +146,7 @@ struct ReferencePaths {
         if case .failure(let failure) = result, expected.kind == .failed, case .failed = routed {
             // The CLI words a request failure as its reason, or with its kind and channel first
             // (`timed out: productCartUpdate: no reply within …`); the text ends with the reason.
-            expected.error = WireError(message: failure.reason)
+            expected.error = WireError(kind: failure.errorKind, channel: message.channel.name, message: failure.reason)
         }
         return expected
     }
@@ -157,8 +160,9 @@ struct ReferencePaths {
             same = same && outcome.error == expected.error
         case .failed:
             // Same text, or the CLI's with the failure's kind and channel in front.
-            if let mine = outcome.error?.message, let theirs = expected.error?.message {
-                same = same && mine.hasSuffix(theirs)
+            if let mine = outcome.error, let theirs = expected.error {
+                same = same && mine.message.hasSuffix(theirs.message) && mine.kind == theirs.kind
+                    && mine.channel == theirs.channel
             } else {
                 same = false
             }

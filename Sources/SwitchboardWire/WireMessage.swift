@@ -191,3 +191,12 @@ extension JSONValue {
         }
     }
 }
+
+extension WireMalformed {
+    /// The `"error"` of its `malformed` line: kind `invalid`, the channel when the `name` is a valid
+    /// channel name, and the message.
+    package var wireError: WireError {
+        WireError(
+            kind: .invalid, channel: name.flatMap { Channel.problem(in: $0) == nil ? $0 : nil }, message: message)
+    }
+}

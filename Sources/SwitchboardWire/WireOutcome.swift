@@ -50,17 +50,36 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
     }
 }
 
-/// What went wrong with a message: `{"message"}`, and `{"path", "message"}` for `invalid`.
+/// What went wrong with a message: the `"error"` object of an outcome line,
+/// `{"kind", "channel", "path", "message", "data"}` (an ``ErrorEnvelope`` with the key path of a
+/// body that did not decode): `kind` always, `channel` when the message named a valid channel,
+/// `path` for `invalid` bodies, `data` when a responder failed with a typed, `Encodable` error.
 public struct WireError: Sendable, Hashable {
+    /// What kind of failure it is (``ErrorKind``).
+    public var kind: ErrorKind
+    /// The channel's name, when the message named a valid channel.
+    public var channel: String?
     /// The key path of a decoding problem, e.g. `body.offer.quantity`.
     public var path: String?
     /// What went wrong.
     public var message: String
+    /// A responder's typed error, encoded.
+    public var data: JSONValue?
 
     /// Creates an error.
-    public init(path: String? = nil, message: String) {
+    public init(
+        kind: ErrorKind, channel: String? = nil, path: String? = nil, message: String, data: JSONValue? = nil
+    ) {
+        self.kind = kind
+        self.channel = channel
         self.path = path
         self.message = message
+        self.data = data
+    }
+
+    /// The error as the envelope the page gets over WebKit (no `path`: the message names it).
+    public var envelope: ErrorEnvelope {
+        ErrorEnvelope(kind: kind, channel: channel, message: message, data: data)
     }
 }
 
@@ -141,12 +160,22 @@ public struct WireOutcome: Sendable, Hashable {
         if let error {
             writer.key(plain: "error")
             writer.beginObject()
+            writer.key(plain: "kind")
+            writer.write(plain: error.kind.literal)
+            if let channel = error.channel {
+                writer.key(plain: "channel")
+                writer.write(channel)
+            }
             if let path = error.path {
                 writer.key(plain: "path")
                 writer.write(path)
             }
             writer.key(plain: "message")
             writer.write(error.message)
+            if let data = error.data {
+                writer.key(plain: "data")
+                writer.write(data)
+            }
             writer.endObject()
         }
         writer.endObject()
@@ -158,5 +187,21 @@ public struct WireOutcome: Sendable, Hashable {
         var writer = JSONWriter()
         write(to: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension ErrorKind {
+    /// The raw value as a literal (written without a scan for escapes).
+    var literal: StaticString {
+        switch self {
+        case .unavailable: return "unavailable"
+        case .rejected: return "rejected"
+        case .noResponder: return "noResponder"
+        case .timedOut: return "timedOut"
+        case .dropped: return "dropped"
+        case .invalid: return "invalid"
+        case .failed: return "failed"
+        case .unhandled: return "unhandled"
+        }
     }
 }

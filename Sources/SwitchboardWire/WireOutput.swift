@@ -30,12 +30,23 @@ public protocol WireOutcomeSink {
     mutating func emit(_ outcome: WireOutcome) throws(WireIOError)
     /// Writes out anything buffered.
     mutating func flush() throws(WireIOError)
+    /// Takes one notice line (a push or a manifest, ``WireNotices``), in order with the outcomes.
+    /// The default ignores it: a sink that writes the wire format overrides it.
+    /// - Throws: ``WireIOError`` when writing it out fails.
+    mutating func emit(notice: WireNotice) throws(WireIOError)
+}
+
+extension WireOutcomeSink {
+    /// Ignores the notice.
+    public mutating func emit(notice: WireNotice) throws(WireIOError) {}
 }
 
 /// Collects outcomes in memory (tests, fixture replay).
 public struct WireOutcomeCollector: WireOutcomeSink, Sendable {
     /// The outcomes, in order.
     public private(set) var outcomes: [WireOutcome] = []
+    /// The notices (pushes and manifests), in order.
+    public private(set) var notices: [WireNotice] = []
 
     /// Creates an empty collector.
     public init() {}
@@ -47,6 +58,11 @@ public struct WireOutcomeCollector: WireOutcomeSink, Sendable {
 
     /// Does nothing.
     public mutating func flush() throws(WireIOError) {}
+
+    /// Appends the notice.
+    public mutating func emit(notice: WireNotice) throws(WireIOError) {
+        notices.append(notice)
+    }
 
     /// The outcomes as NDJSON text, exactly as the CLI writes them.
     public var ndjson: String {
@@ -87,6 +103,14 @@ public struct NDJSONOutput: WireOutcomeSink, Sendable {
     /// - Throws: ``WireIOError`` when writing fails.
     public mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
         outcome.write(to: &writer)
+        if writer.byteCount >= threshold { try flush() }
+    }
+
+    /// Renders the notice's line into the buffer.
+    /// - Throws: ``WireIOError`` when writing fails.
+    public mutating func emit(notice: WireNotice) throws(WireIOError) {
+        writer.writeRaw(notice.line.last == 0x0A ? notice.line.dropLast() : notice.line[...])
+        writer.writeNewline()
         if writer.byteCount >= threshold { try flush() }
     }
 

@@ -156,7 +156,7 @@ public struct WireSession: Sendable {
         summary.record(.malformed)
         return WireOutcome(
             line: line, source: source, id: problem.id, name: problem.name, kind: .malformed,
-            error: WireError(message: problem.message))
+            error: problem.wireError)
     }
 
     /// Processes one parsed value (an element of a `.json` array, or a `.json` file's one object).
@@ -207,41 +207,43 @@ public struct WireSession: Sendable {
         case .handled:
             break
         case .replied(let value):
-            (kind, replyJSON, error) = encode(value)
+            (kind, replyJSON, error) = encode(value, on: channel)
         case .awaitingReply:
             let limit = router.options.defaultDeadline + options.replyGrace
             switch waiter.wait(upTo: limit) {
             case .success(let value)?:
-                (kind, replyJSON, error) = encode(value)
+                (kind, replyJSON, error) = encode(value, on: channel)
             case .failure(let failure)?:
                 kind = .failed
-                error = WireError(message: WireSession.message(for: failure))
+                error = WireSession.error(for: failure)
             case nil:
                 kind = .failed
-                error = WireError(message: "timed out: \(message.channel): no reply within \(limit)")
+                error = WireError(
+                    kind: .timedOut, channel: channel.name,
+                    message: "timed out: \(message.channel): no reply within \(limit)")
             }
         case .unhandled, .kept:
             kind = .unhandled
         case .invalid(let problem):
             kind = .invalid
-            error = WireError(path: problem.path, message: problem.message)
+            error = WireError(kind: .invalid, channel: channel.name, path: problem.path, message: problem.message)
         case .failed(let failure):
             kind = .failed
             // The reply handler was resolved with the same failure, with its kind (dropped, …).
             if case .failure(let requestFailure)? = waiter.result() {
-                error = WireError(message: WireSession.message(for: requestFailure))
+                error = WireSession.error(for: requestFailure)
             } else {
-                error = WireError(message: failure.message)
+                error = WireError(kind: .failed, channel: channel.name, message: failure.message)
             }
         case .invalidChannel(let problem):
             kind = .malformed
-            error = WireError(message: "invalid \"name\": \(problem)")
+            error = WireError(kind: .invalid, message: "invalid \"name\": \(problem)")
         case .stopped(let reason):
             kind = .failed
-            error = WireError(message: "stopped by middleware: \(reason)")
+            error = WireError(kind: .failed, channel: channel.name, message: "stopped by middleware: \(reason)")
         case .rejected(let rejection):
             kind = .rejected
-            error = WireError(message: rejection.message)
+            error = WireError(kind: .rejected, channel: channel.name, message: rejection.message)
         }
         summary.record(kind)
         if !handlersOnly, !waiter.finish() { self.waiter = ReplyWaiter() }
@@ -256,7 +258,7 @@ public struct WireSession: Sendable {
 
     /// Encodes a reply through `ReplyValue.writeJSON(into:)` (as `ReplyValue.jsonBytes()` does), with the
     /// session's reused writer: `replied` with its JSON, or `failed` with the reason it did not encode.
-    private mutating func encode(_ value: ReplyValue) -> (WireOutcomeKind, [UInt8]?, WireError?) {
+    private mutating func encode(_ value: ReplyValue, on channel: Channel) -> (WireOutcomeKind, [UInt8]?, WireError?) {
         // One huge reply should not keep its buffer for the rest of the session.
         if replyWriter.capacity > 1 << 20 { replyWriter = JSONWriter(capacity: 4096) }
         replyWriter.reset()
@@ -264,15 +266,25 @@ public struct WireSession: Sendable {
             try value.writeJSON(into: &replyWriter)
             return (.replied, replyWriter.bytes, nil)
         } catch {
-            return (.failed, nil, WireError(message: "the reply could not be encoded: \(error)"))
+            return (
+                .failed, nil,
+                WireError(kind: .failed, channel: channel.name, message: "the reply could not be encoded: \(error)")
+            )
         }
+    }
+
+    /// The `"error"` of a `failed` line for a request failure: its kind, channel, message (``message(for:)``)
+    /// and a typed error's data.
+    static func error(for failure: RequestFailure) -> WireError {
+        WireError(
+            kind: failure.errorKind, channel: failure.channel?.name, message: message(for: failure), data: failure.data)
     }
 
     /// The `failed` message for a request failure: the responder's own message,
     /// or the failure's message led by its kind (`timed out: …`, `dropped: …`).
     static func message(for failure: RequestFailure) -> String {
         switch failure {
-        case .responderFailed(_, let message): return message
+        case .responderFailed(_, let message, _): return message
         case .timedOut: return "timed out: \(failure.message)"
         case .dropped: return "dropped: \(failure.message)"
         case .unencodableReply: return "unencodable reply: \(failure.message)"

@@ -138,7 +138,7 @@ import Testing
         let router = Router()
         let commerce = try router.installReferenceCommerce()
         let result = await router.request(name: "productCartUpdate", body: ["offer": offer("sku-1", quantity: -2)])
-        guard case .failure(.responderFailed(_, let message)) = result else {
+        guard case .failure(.responderFailed(_, let message, _)) = result else {
             Issue.record("expected responderFailed, got \(result)")
             return
         }

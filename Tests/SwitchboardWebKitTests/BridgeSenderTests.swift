@@ -80,8 +80,11 @@ import Testing
         #expect(outcome.kind == "rejected")
         #expect(await eventually { box.calls == 1 })
         #expect(box.valueJSON == nil)
-        #expect(box.error?.hasPrefix("addCartLine: rejected: origin https://ads.example.net is not allowed") == true)
-        #expect(box.error != RequestFailure.noResponder("addCartLine").message)
+        #expect(
+            envelope(box.error)?.message.hasPrefix("addCartLine: rejected: origin https://ads.example.net is not allowed")
+                == true)
+        #expect(envelope(box.error)?.kind == .rejected)
+        #expect(envelope(box.error)?.channel == "addCartLine")
         #expect(seen.all.isEmpty)
         _ = tokens
     }
@@ -92,7 +95,8 @@ import Testing
         let outcome = bridge.handle(name: "cartTotal", body: ["currency": "EUR"], replyHandler: box.handler)
         #expect(outcome.kind == "rejected")
         #expect(await eventually { box.calls == 1 })
-        #expect(box.error?.hasPrefix("cartTotal: rejected: ") == true)
+        #expect(envelope(box.error)?.message.hasPrefix("cartTotal: rejected: ") == true)
+        #expect(envelope(box.error)?.kind == .rejected)
         _ = tokens
     }
 
@@ -102,7 +106,8 @@ import Testing
         let failure = RequestFailure.rejected("cartTotal", rejection)
         let (value, error) = ScriptReply.arguments(for: .failure(failure), on: "cartTotal")
         #expect(value == nil)
-        #expect(error == failure.message)
+        #expect(envelope(error) == ErrorEnvelope(failure))
+        #expect(envelope(error)?.kind == .rejected)
     }
 }
 

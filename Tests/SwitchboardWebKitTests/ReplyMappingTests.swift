@@ -37,13 +37,15 @@ import Testing
     func everyFailureBecomesNoValueAndItsMessage(failure: RequestFailure) {
         let (value, error) = ScriptReply.arguments(for: .failure(failure), on: channel)
         #expect(value == nil)
-        #expect(error == failure.message)
+        #expect(envelope(error) == ErrorEnvelope(failure))
+        #expect(envelope(error)?.message == failure.message)
     }
 
     @Test func anUnencodableReplyBecomesAnUnencodableReplyFailure() {
         let (value, error) = ScriptReply.arguments(for: .success(ReplyValue(Double.nan)), on: "brokenTotal")
         #expect(value == nil)
-        #expect(error?.hasPrefix("brokenTotal: the reply could not be encoded") == true)
+        #expect(envelope(error)?.message.hasPrefix("brokenTotal: the reply could not be encoded") == true)
+        #expect(envelope(error)?.kind == .failed)
     }
 
     // MARK: Through the bridge, as WebKit calls it
@@ -99,7 +101,7 @@ import Testing
             bridge.handle(name: name, body: body, replyHandler: box.handler)
             #expect(await eventually { box.calls == 1 }, "\(name)")
             #expect(box.valueJSON == nil, "\(name)")
-            #expect(box.error?.hasPrefix(prefix) == true, "\(name): \(box.error ?? "nil")")
+            #expect(envelope(box.error)?.message.hasPrefix(prefix) == true, "\(name): \(box.error ?? "nil")")
         }
         _ = tokens
     }
@@ -130,7 +132,8 @@ import Testing
             bridge.handle(name: "cartTotal", body: ["currency": "EUR"], replyHandler: box.handler).kind
                 == "awaitingReply")
         #expect(await eventually { box.calls == 1 })
-        #expect(box.error == RequestFailure.timedOut("cartTotal", after: .milliseconds(20)).message)
+        #expect(envelope(box.error) == ErrorEnvelope(RequestFailure.timedOut("cartTotal", after: .milliseconds(20))))
+        #expect(envelope(box.error)?.kind == .timedOut)
         _ = token
     }
 }

@@ -129,7 +129,9 @@ import Testing
         bridge.handle(name: "ping", body: nil, replyHandler: box.handler)
         #expect(await eventually { box.calls == 1 })
         #expect(box.valueJSON == nil)
-        #expect(box.error == "ping: the Switchboard bridge is stopped")
+        #expect(
+            envelope(box.error)
+                == ErrorEnvelope(kind: .unavailable, channel: "ping", message: "ping: the Switchboard bridge is stopped"))
         #expect(registry.misuses.isEmpty)
         _ = (ping, later)
     }

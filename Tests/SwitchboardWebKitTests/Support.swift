@@ -103,3 +103,10 @@ struct BrokenTotal: Request {
 struct CartError: Error, CustomStringConvertible {
     var description: String { "the cart is locked" }
 }
+
+/// The ``ErrorEnvelope`` a reply handler's error string holds (its JSON text), or `nil` when it
+/// is not one.
+func envelope(_ text: String?) -> ErrorEnvelope? {
+    guard let text else { return nil }
+    return try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(text.utf8))
+}

@@ -85,7 +85,10 @@ final class BridgeHolder: @unchecked Sendable {
         #expect(first.handle(name: "ping", body: nil, replyHandler: box.handler).kind == "stopped")
         #expect(await eventually { box.calls == 1 })
         #expect(
-            box.error == "ping: the Switchboard bridge is stopped (another bridge took over its content controller)")
+            envelope(box.error)
+                == ErrorEnvelope(
+                    kind: .unavailable, channel: "ping",
+                    message: "ping: the Switchboard bridge is stopped (another bridge took over its content controller)"))
         #expect(delivered.withLock { $0 } == 0)
 
         let add = firstRouter.on(AddCartLine.self) { _ in }

@@ -108,7 +108,7 @@ private struct PlainRequest: Request {
         let nested = "reply" + String(repeating: ".next", count: BodyEncoder.maxDepth)
         #expect(
             lines[2]
-                == #"{"line":3,"name":"deep","outcome":"failed","error":{"message":"the reply could not be encoded: "#
+                == #"{"line":3,"name":"deep","outcome":"failed","error":{"kind":"failed","channel":"deep","message":"the reply could not be encoded: "#
                 + nested + #": cannot encode a value nested more than 512 levels deep"}}"# + "\n")
         #expect(lines[4].contains(#""outcome":"failed""#) && lines[4].contains("reply.last: Failure()"))
         for (index, number) in [(1, 2), (3, 4), (5, 6)] {

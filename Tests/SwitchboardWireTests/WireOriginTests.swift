@@ -112,7 +112,7 @@ import Testing
         #expect(results.map(\.kind) == [.handled] + Array(repeating: .rejected, count: 6))
         #expect(
             results[1].jsonLine
-                == #"{"line":2,"id":"r1","name":"productCartGetState","outcome":"rejected","error":{"message":"productCartGetState: rejected: origin https://shop.example.com.evil.net is not allowed (allowed: https://shop.example.com (main frame only))"}}"#
+                == #"{"line":2,"id":"r1","name":"productCartGetState","outcome":"rejected","error":{"kind":"rejected","channel":"productCartGetState","message":"productCartGetState: rejected: origin https://shop.example.com.evil.net is not allowed (allowed: https://shop.example.com (main frame only))"}}"#
                 + "\n")
         #expect(results[2].id == .number(JSONNumber(7)))
         #expect(results[2].error?.message.contains("https://evil.example") == true)

@@ -135,7 +135,8 @@ struct NaNRequest: Request {
         #expect(
             result.outcomes.first?.error
                 == WireError(
-                    path: "body.offer.quantity", message: "Expected to decode Int but found a string instead."))
+                    kind: .invalid, channel: "productCartUpdate", path: "body.offer.quantity",
+                    message: "expected an integer, found a string"))
         _ = commerce
     }
 

@@ -262,9 +262,10 @@ public final class RouterBridge {
     /// The message goes through ``Router/receive(name:body:id:sender:replyHandler:)``;
     /// `replyHandler` is called exactly once, on the main actor, with
     /// ``ScriptReply/arguments(for:on:)`` of the result: `(value, nil)` for a reply
-    /// (`NSNull` for a handled event), `(nil, message)` for a failure. A message the
-    /// channel's ``OriginPolicy`` refuses is answered with `(nil, "<channel>: rejected: …")`,
-    /// which the page can tell from `"<channel>: no responder is registered"`.
+    /// (`NSNull` for a handled event), `(nil, envelope)` for a failure, the JSON text of an
+    /// ``ErrorEnvelope`` whose `kind` the page switches on (`rejected` for a message the
+    /// channel's ``OriginPolicy`` refuses, `noResponder`, `invalid`, `failed`, …; `unavailable`
+    /// once the bridge is stopped).
     /// - Parameters:
     ///   - name: `WKScriptMessage.name`.
     ///   - body: `WKScriptMessage.body`.
@@ -288,8 +289,10 @@ public final class RouterBridge {
         let (stopped, takenOver) = state.withLock { ($0.stopped, $0.takenOver) }
         if stopped {
             let why = takenOver ? " (another bridge took over its content controller)" : ""
-            let failure = "\(name): the Switchboard bridge is stopped" + why
-            RouterBridge.onMainActor { replyHandler(nil, failure) }
+            let failure = ErrorEnvelope(
+                kind: .unavailable, channel: channel?.name, message: "\(name): the Switchboard bridge is stopped" + why)
+            let text = failure.jsonText
+            RouterBridge.onMainActor { replyHandler(nil, text) }
             return .stopped(reason: "bridge stopped" + why)
         }
         return router.receive(name: name, body: MessageBody(body), sender: sender, replyHandler: complete)

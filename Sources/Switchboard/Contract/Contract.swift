@@ -51,6 +51,8 @@ public struct Contract: Sendable, Hashable {
         case event
         /// Messages answered with exactly one reply.
         case request
+        /// Messages the app sends to the page (``Push``); `body` is what the page receives.
+        case push
     }
 
     /// One channel of the contract.
@@ -108,7 +110,8 @@ public struct Contract: Sendable, Hashable {
     /// any event handlers of other types on the channel (every one decodes it).
     /// - Parameter router: the router.
     public init(router: Router) {
-        self.init(table: router.state.withLock { $0.table })
+        let (table, pushes) = router.state.withLock { ($0.table, $0.pushes) }
+        self.init(table: table, pushes: pushes)
     }
 
     /// The contract of a list of event and request types (requests are told by their type).
@@ -131,13 +134,22 @@ public struct Contract: Sendable, Hashable {
         self.init(types: types)
     }
 
-    init(table: Router.RoutingTable) {
+    init(table: Router.RoutingTable, pushes: DeclaredPushes = DeclaredPushes()) {
         var channels: [Channel: ContractChannelTypes] = [:]
         table.forEachRoute { channel, route in
             guard route.isLive else { return }
             channels[channel] = ContractChannelTypes(route: route)
         }
+        // A push declared on a channel the page also sends on is left out (the page's kind wins).
+        for (channel, type) in pushes.types where channels[channel] == nil {
+            channels[channel] = ContractChannelTypes(push: type)
+        }
         self.init(channelTypes: channels)
+    }
+
+    /// The contract of declared push channels alone.
+    init(pushes: DeclaredPushes) {
+        self.init(table: Router.RoutingTable(), pushes: pushes)
     }
 
     private init(channelTypes: [Channel: ContractChannelTypes]) {
@@ -227,8 +239,14 @@ extension JSONValue {
 struct ContractChannelTypes: Sendable {
     var handlers: [any Event.Type] = []
     var responder: (any Request.Type)?
+    var push: (any Push.Type)?
 
     init() {}
+
+    /// A push channel's type.
+    init(push: any Push.Type) {
+        self.push = push
+    }
 
     /// The types a route's event handlers and responder decode.
     init(route: Router.Route) {
@@ -238,6 +256,10 @@ struct ContractChannelTypes: Sendable {
 
     /// The channel's entry, and the definitions its schemas use.
     func entry() -> (Contract.Entry, [String: JSONSchema]) {
+        if let push {
+            let derived = DerivedSchemas.body(ofPush: push)
+            return (Contract.Entry(kind: .push, body: JSONSchema(derived.schema), reply: nil), derived.definitions)
+        }
         var seen: Set<ObjectIdentifier> = []
         var bodies: [JSONValue] = []
         var definitions: [String: JSONSchema] = [:]
@@ -270,6 +292,21 @@ enum DerivedSchemas {
     static func body(of type: any Event.Type) -> Derived? {
         if type is any BodylessEvent.Type { return nil }
         return derived(type)
+    }
+
+    /// The body schema of a push type: derived when it is `Decodable`, its ``ContractDescribable``
+    /// schema otherwise, else marked underivable.
+    static func body(ofPush type: any Push.Type) -> Derived {
+        if let decodable = type as? any Decodable.Type { return derived(decodable) }
+        if let described = type as? any ContractDescribable.Type, let schema = described.contractSchema {
+            return Derived(schema: schema.json, definitions: [:])
+        }
+        let name = SchemaDeriver.displayName(of: type)
+        return Derived(
+            schema: JSONSchema.underivable(
+                "\(name): a push body that is not Decodable needs a contractSchema (ContractDescribable)"
+            ).json,
+            definitions: [:])
     }
 
     /// The reply schema of a request type.

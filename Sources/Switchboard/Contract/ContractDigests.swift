@@ -33,6 +33,8 @@ enum ContractDigests {
     struct Part: Sendable, Equatable {
         let bytes: [UInt8]
         let definitions: [String: JSONSchema]
+        /// The digest of the contract of this channel alone (``Manifest/contracts``).
+        var digest: String = ""
     }
 
     /// The digests and channel parts kept, and how many channel keys the digests hold in all.
@@ -63,10 +65,31 @@ enum ContractDigests {
 
     /// The live channels, sorted, and the ``Contract/digest`` of their contract.
     static func liveChannels(of live: Router.LiveChannels) -> (channels: [Channel], digest: String) {
+        let (channels, digest, _) = liveChannels(of: live, perChannel: false)
+        return (channels, digest)
+    }
+
+    /// The live channels, sorted, the ``Contract/digest`` of their contract and, when
+    /// `perChannel`, the digest of each channel's contract alone (by name).
+    static func liveChannels(
+        of live: Router.LiveChannels, perChannel: Bool
+    ) -> (channels: [Channel], digest: String, digests: [String: String]) {
         var entries: [Router.LiveChannels.Entry] = []
         entries.reserveCapacity(live.count)
         live.forEachChannel { entries.append($0) }
-        return sortedChannels(of: entries) { sorted in "sha256:" + SHA256.hex(of: document(of: sorted)) }
+        let (channels, digest) = sortedChannels(of: entries) { sorted in
+            "sha256:" + SHA256.hex(of: document(of: sorted))
+        }
+        guard perChannel else { return (channels, digest, [:]) }
+        var digests: [String: String] = [:]
+        for (entry, part) in zip(entries, parts(of: entries)) { digests[entry.key.name] = part.digest }
+        return (channels, digest, digests)
+    }
+
+    /// The digest of a contract of one channel: its kind, schemas and the definitions they use, as
+    /// ``Contract/digest`` writes it for that channel alone (what the generated client states).
+    static func digest(ofChannelPart part: Part) -> String {
+        "sha256:" + SHA256.hex(of: document(parts: [part]))
     }
 
     /// The channels of `entries`, sorted, and their digest: a kept one, else `make`'s (given the sorted entries).
@@ -111,7 +134,8 @@ enum ContractDigests {
             var writer = JSONWriter(escapesLineSeparators: false)
             writer.key(entries[index].key.name)
             writer.write(entry.document)
-            let part = Part(bytes: writer.bytes, definitions: definitions)
+            var part = Part(bytes: writer.bytes, definitions: definitions)
+            part.digest = digest(ofChannelPart: part)
             parts[index] = part
             derived[entries[index].key] = part
         }
@@ -133,7 +157,11 @@ enum ContractDigests {
     /// The canonical text of the contract of the channels of `entries` (sorted by name):
     /// ``Contract/json``'s bytes.
     private static func document(of entries: [Router.LiveChannels.Entry]) -> [UInt8] {
-        let parts = parts(of: entries)
+        document(parts: parts(of: entries))
+    }
+
+    /// The canonical text of a contract made of `parts` (sorted by channel name).
+    private static func document(parts: [Part]) -> [UInt8] {
         // `{"$defs":{…},"$schema":"…","channels":{…}}`: the document's keys in ascending order.
         var definitions: [String: JSONSchema] = [:]
         var size = 64

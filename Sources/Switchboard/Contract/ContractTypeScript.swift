@@ -16,7 +16,9 @@ struct ContractTypeScript {
     private var declarations: [String] = []
     private var names: [JSONValue: String] = [:]
     private var taken: Set<String> = [
-        "JSONValue", "Channels", "MessageHandlers", "contract",
+        "JSONValue", "Channels", "Pushes", "MessageHandlers", "contract", "connect", "SwitchboardError",
+        "Switchboard", "ConnectOptions", "Manifest", "ErrorKind", "ErrorEnvelope", "Events", "Requests",
+        "ContractTable", "BodyArguments", "Availability", "ChannelName", "createClient",
         // Global types the declarations name: a user type by one of these names would hide it.
         "Promise", "Record", "Array",
     ]
@@ -38,7 +40,23 @@ struct ContractTypeScript {
         return renderer.module()
     }
 
-    private mutating func module() -> String {
+    /// One channel's TypeScript names: its body type and its reply type (`void` where there is none).
+    struct ChannelTypes {
+        let channel: Channel
+        let kind: Contract.Kind
+        let body: String
+        let reply: String
+    }
+
+    /// The declarations of every named type and each channel's body and reply aliases, in order,
+    /// and each channel's names (sorted by channel).
+    func rendered() -> (declarations: [String], channels: [ChannelTypes]) {
+        var renderer = self
+        let channels = renderer.prepare()
+        return (renderer.declarations, channels)
+    }
+
+    private mutating func prepare() -> [ChannelTypes] {
         // Definitions first, so `$ref`s resolve to their names.
         for key in contract.definitions.keys.sorted() {
             guard let schema = contract.definitions[key]?.json else { continue }
@@ -51,7 +69,7 @@ struct ContractTypeScript {
             }
             declare(name, schema)
         }
-        var channelLines: [String] = []
+        var channels: [ChannelTypes] = []
         for channel in contract.channels.keys.sorted() {
             guard let entry = contract.channels[channel] else { continue }
             let stem = ContractTypeScript.pascalCase(channel.name)
@@ -65,9 +83,13 @@ struct ContractTypeScript {
                 reply = reserve(stem + "Reply")
                 declarations.append("export type \(reply) = \(type(of: entry.reply?.json ?? [:], indent: 0));")
             }
-            channelLines.append(
-                "  \(ContractTypeScript.propertyName(channel.name)): { body: \(body); reply: \(reply) };")
+            channels.append(ChannelTypes(channel: channel, kind: entry.kind, body: body, reply: reply))
         }
+        return channels
+    }
+
+    private mutating func module() -> String {
+        let channels = prepare()
         let digest = contract.digest
         var lines = [
             "// The Switchboard contract: generated from the app's channel types; do not edit.",
@@ -84,15 +106,26 @@ struct ContractTypeScript {
             lines.append(declaration)
             lines.append("")
         }
-        lines.append("/** Every channel: the body it takes and the reply it answers with. */")
+        lines.append("/** Every channel the page sends on: the body it takes and the reply it answers with. */")
         lines.append("export interface Channels {")
-        lines.append(contentsOf: channelLines)
+        for entry in channels where entry.kind != .push {
+            lines.append(
+                "  \(ContractTypeScript.propertyName(entry.channel.name)): { body: \(entry.body); reply: \(entry.reply) };")
+        }
         lines.append("}")
         lines.append("")
-        lines.append("/** `window.webkit.messageHandlers`, typed by channel. */")
+        lines.append("/** Every channel the app pushes to the page on: the body the page receives. */")
+        lines.append("export interface Pushes {")
+        for entry in channels where entry.kind == .push {
+            lines.append("  \(ContractTypeScript.propertyName(entry.channel.name)): \(entry.body);")
+        }
+        lines.append("}")
+        lines.append("")
+        lines.append(
+            "/** `window.webkit.messageHandlers`, typed by channel; a channel's handler exists only while it is live. */")
         lines.append("export type MessageHandlers = {")
         lines.append(
-            "  [Name in keyof Channels]: { postMessage(body: Channels[Name][\"body\"]): Promise<Channels[Name][\"reply\"]> };"
+            "  [Name in keyof Channels]?: { postMessage(body: Channels[Name][\"body\"]): Promise<Channels[Name][\"reply\"]> };"
         )
         lines.append("};")
         return lines.joined(separator: "\n") + "\n"

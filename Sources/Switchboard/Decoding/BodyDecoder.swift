@@ -204,10 +204,12 @@ public struct BodyDecoder: Sendable {
     }
 }
 
-/// A body that did not decode: the `DecodingError`, its key path and Foundation's message.
+/// A body that did not decode: the `DecodingError`, its key path and a message that says
+/// what was expected and what was found.
 ///
 /// ```
-/// body.lines[2].quantity: Expected to decode Int but found a string instead.
+/// body.lines[2].quantity: expected an integer, found 2.5
+/// body.attributes: required key missing
 /// ```
 public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, with the full coding path.
@@ -267,8 +269,22 @@ public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Foundation's message, e.g. `Expected to decode String but found a number instead.`
-    public var message: String { context.debugDescription }
+    /// What went wrong, for the person who reads it: what was expected and what was found
+    /// (`expected an integer from 0 to 255, found 300`, `expected a string, found null`),
+    /// `required key missing` for a missing key, or, for an error a type's own `init(from:)`
+    /// threw, its description. ``decodingError`` keeps Foundation's wording for code that
+    /// inspects it.
+    public var message: String {
+        switch decodingError {
+        case .keyNotFound:
+            return "required key missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            if let problem = context.underlyingError as? DecodingProblem { return problem.description }
+            return context.debugDescription
+        @unknown default:
+            return context.debugDescription
+        }
+    }
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }

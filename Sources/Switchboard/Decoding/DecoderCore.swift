@@ -49,7 +49,8 @@ class DecoderCore<Source: BodySource> {
                     [String: Any].self,
                     .init(
                         codingPath: node.codingPath,
-                        debugDescription: "Cannot get keyed decoding container -- found null value instead"
+                        debugDescription: "Cannot get keyed decoding container -- found null value instead",
+                        underlyingError: DecodingProblem(expected: "an object", found: "null")
                     )
                 )
             }
@@ -67,7 +68,8 @@ class DecoderCore<Source: BodySource> {
                     [Any].self,
                     .init(
                         codingPath: node.codingPath,
-                        debugDescription: "Cannot get unkeyed decoding container -- found null value instead"
+                        debugDescription: "Cannot get unkeyed decoding container -- found null value instead",
+                        underlyingError: DecodingProblem(expected: "an array", found: "null")
                     )
                 )
             }
@@ -118,7 +120,7 @@ class DecoderCore<Source: BodySource> {
     ) throws -> T {
         if let number = source.number(value) {
             if let result = number.integer(T.self) { return result }
-            throw notRepresentable(number, node, component)
+            throw notRepresentable(number, as: T.self, node, component)
         }
         return try lenientNumber(T.self, value, node, component) { $0.integer(T.self) }
     }
@@ -128,7 +130,7 @@ class DecoderCore<Source: BodySource> {
         if let number = source.number(value) {
             if case .double(let double) = number, double.isFinite { return double }
             if let result = number.double { return result }
-            throw notRepresentable(number, node, component)
+            throw notRepresentable(number, as: Double.self, node, component)
         }
         return try lenientNumber(Double.self, value, node, component) { $0.double }
     }
@@ -136,7 +138,7 @@ class DecoderCore<Source: BodySource> {
     final func decodeFloat(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Float {
         if let number = source.number(value) {
             if let result = number.float { return result }
-            throw notRepresentable(number, node, component)
+            throw notRepresentable(number, as: Float.self, node, component)
         }
         return try lenientNumber(Float.self, value, node, component) { $0.float }
     }
@@ -144,7 +146,7 @@ class DecoderCore<Source: BodySource> {
     final func decodeDecimal(_ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep) throws -> Decimal {
         if let number = source.number(value) {
             if let result = number.decimal { return result }
-            throw notRepresentable(number, node, component)
+            throw notRepresentable(number, as: Decimal.self, node, component)
         }
         return try lenientNumber(Decimal.self, value, node, component) { $0.decimal }
     }
@@ -160,7 +162,7 @@ class DecoderCore<Source: BodySource> {
         if options.lenient, let string = source.string(value), JSONNumber.isValid(string.utf8) {
             let number = BodyNumber.text(string)
             if let result = convert(number) { return result }
-            throw notRepresentable(number, node, component)
+            throw notRepresentable(number, as: T.self, node, component)
         }
         throw mismatch(T.self, value, node, component)
     }
@@ -175,7 +177,9 @@ class DecoderCore<Source: BodySource> {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: node.codingPath(appending: component),
-                    debugDescription: "Expected date string to be ISO8601-formatted."
+                    debugDescription: "Expected date string to be ISO8601-formatted.",
+                    underlyingError: DecodingProblem(
+                        expected: "an ISO 8601 date", found: DecodingProblem.found(quoting: string))
                 )
             )
         default:
@@ -191,7 +195,9 @@ class DecoderCore<Source: BodySource> {
         case .string(let string):
             if let url = URL(string: string) { return url }
             throw DecodingError.dataCorrupted(
-                .init(codingPath: node.codingPath(appending: component), debugDescription: "Invalid URL string.")
+                .init(
+                    codingPath: node.codingPath(appending: component), debugDescription: "Invalid URL string.",
+                    underlyingError: DecodingProblem(expected: "a URL", found: DecodingProblem.found(quoting: string)))
             )
         case .null:
             throw mismatch(URL.self, kind, node, component)
@@ -209,7 +215,9 @@ class DecoderCore<Source: BodySource> {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: node.codingPath(appending: component),
-                    debugDescription: "Encountered Data is not valid Base64."
+                    debugDescription: "Encountered Data is not valid Base64.",
+                    underlyingError: DecodingProblem(
+                        expected: "Base64 data", found: DecodingProblem.found(quoting: string))
                 )
             )
         case .null:
@@ -440,22 +448,30 @@ class DecoderCore<Source: BodySource> {
             return .valueNotFound(
                 type,
                 .init(
-                    codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead")
+                    codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead",
+                    underlyingError: DecodingProblem(expected: DecodingProblem.expected(type), found: "null"))
             )
         }
         return .typeMismatch(
             type,
-            .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(kind.phrase) instead.")
+            .init(
+                codingPath: path, debugDescription: "Expected to decode \(type) but found \(kind.phrase) instead.",
+                underlyingError: DecodingProblem(expected: DecodingProblem.expected(type), found: kind.foundWords))
         )
     }
 
     /// A number outside the range (or precision) of the type it decodes as.
-    final func notRepresentable(_ number: BodyNumber, _ node: DecodingPath, _ component: DecodingStep) -> DecodingError
-    {
+    final func notRepresentable(
+        _ number: BodyNumber, as type: any Any.Type, _ node: DecodingPath, _ component: DecodingStep
+    ) -> DecodingError {
         .dataCorrupted(
             .init(
                 codingPath: node.codingPath(appending: component),
-                debugDescription: "Number \(number.text) is not representable in Swift."
+                debugDescription: "Number \(number.text) is not representable in Swift.",
+                underlyingError: DecodingProblem(
+                    expected: type is any FixedWidthInteger.Type
+                        ? DecodingProblem.expected(type) : "a number in the range of \(type)",
+                    found: DecodingProblem.found(number: number.text))
             )
         )
     }

@@ -21,6 +21,14 @@ public struct Manifest: Hashable, Sendable, Codable {
     public var features: [String: Bool] { storage.content.features }
     /// The ``Contract/digest`` of the live channels' ``Contract`` (`sha256:…`); `nil` when unknown.
     public var contract: String? { storage.content.contract }
+    /// The push channels the app declared (``Router/declare(push:)``), sorted: what it may send
+    /// the page.
+    public var pushes: [Channel] { storage.content.pushes }
+    /// The digest of each live channel's and each push channel's own contract, by name
+    /// (`"addCartLine": "sha256:…"`): the ``Contract/digest`` of the router's contract
+    /// ``Contract/restricted(to:)`` that channel. A page compares only the channels it uses, so
+    /// a feature that is off, or a channel still registering, never fails its start-up check.
+    public var contracts: [String: String] { storage.content.contracts }
 
     private let storage: ManifestStorage
 
@@ -29,14 +37,21 @@ public struct Manifest: Hashable, Sendable, Codable {
     ///   - channels: the live channels.
     ///   - features: each declared feature's state.
     ///   - contract: the digest of the channels' contract, if known.
-    public init(channels: [Channel], features: [String: Bool], contract: String? = nil) {
+    ///   - pushes: the declared push channels.
+    ///   - contracts: each channel's own contract digest, by name.
+    public init(
+        channels: [Channel], features: [String: Bool], contract: String? = nil, pushes: [Channel] = [],
+        contracts: [String: String] = [:]
+    ) {
         storage = ManifestStorage(
-            content: ManifestStorage.Content(channels: channels.sorted(), features: features, contract: contract))
+            content: ManifestStorage.Content(
+                channels: channels.sorted(), features: features, contract: contract, pushes: pushes.sorted(),
+                contracts: contracts))
     }
 
-    /// The manifest of a router's live channels and declared features, computed when first read.
-    init(live: Router.LiveChannels, features: [String: Feature]) {
-        storage = ManifestStorage(live: live, declared: features)
+    /// The manifest of a router's live channels, declared features and pushes, computed when first read.
+    init(live: Router.LiveChannels, features: [String: Feature], pushes: DeclaredPushes) {
+        storage = ManifestStorage(live: live, declared: features, pushes: pushes)
     }
 
     /// The router's snapshot this manifest was taken from; `nil` for one made from its parts or decoded.
@@ -53,7 +68,7 @@ public struct Manifest: Hashable, Sendable, Codable {
         }
         switch Router.LiveChannels.sameManifest(old.live, new.live) {
         case false?: return false
-        case true?: return old.declared == new.declared || old.enabled == new.enabled
+        case true?: return old.pushes == new.pushes && (old.declared == new.declared || old.enabled == new.enabled)
         case nil: return lhs.storage.content == rhs.storage.content
         }
     }
@@ -63,7 +78,7 @@ public struct Manifest: Hashable, Sendable, Codable {
         hasher.combine(storage.content)
     }
 
-    private enum CodingKeys: String, CodingKey { case channels, features, contract }
+    private enum CodingKeys: String, CodingKey { case channels, features, contract, pushes, contracts }
 
     private struct NameKey: CodingKey {
         let stringValue: String
@@ -78,11 +93,14 @@ public struct Manifest: Hashable, Sendable, Codable {
         self.init(
             channels: try container.decode([Channel].self, forKey: .channels),
             features: try container.decode([String: Bool].self, forKey: .features),
-            contract: try container.decodeIfPresent(String.self, forKey: .contract)
+            contract: try container.decodeIfPresent(String.self, forKey: .contract),
+            pushes: try container.decodeIfPresent([Channel].self, forKey: .pushes) ?? [],
+            contracts: try container.decodeIfPresent([String: String].self, forKey: .contracts) ?? [:]
         )
     }
 
-    /// Encodes channels, then features with names in sorted order, then the contract's digest (when known).
+    /// Encodes channels, then features with names in sorted order, then the contract's digest (when
+    /// known), the pushes (when any) and each channel's digest (names in sorted order, when any).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(channels, forKey: .channels)
@@ -91,5 +109,13 @@ public struct Manifest: Hashable, Sendable, Codable {
             try nested.encode(features[name] ?? false, forKey: NameKey(stringValue: name))
         }
         try container.encodeIfPresent(contract, forKey: .contract)
+        if !pushes.isEmpty { try container.encode(pushes, forKey: .pushes) }
+        let digests = contracts
+        if !digests.isEmpty {
+            var nested = container.nestedContainer(keyedBy: NameKey.self, forKey: .contracts)
+            for name in digests.keys.sorted() {
+                try nested.encode(digests[name] ?? "", forKey: NameKey(stringValue: name))
+            }
+        }
     }
 }

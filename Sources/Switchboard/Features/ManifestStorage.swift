@@ -6,12 +6,15 @@ final class ManifestStorage: Sendable {
         let channels: [Channel]
         let features: [String: Bool]
         let contract: String?
+        var pushes: [Channel] = []
+        var contracts: [String: String] = [:]
     }
 
     /// A router's live channels and declared features.
     struct Source: Sendable {
         let live: Router.LiveChannels
         let declared: [String: Feature]
+        var pushes = DeclaredPushes()
 
         /// Each declared feature's state: whether every channel it needs is live.
         var enabled: [String: Bool] {
@@ -27,8 +30,8 @@ final class ManifestStorage: Sendable {
         computed = Locked(content)
     }
 
-    init(live: Router.LiveChannels, declared: [String: Feature]) {
-        source = Source(live: live, declared: declared)
+    init(live: Router.LiveChannels, declared: [String: Feature], pushes: DeclaredPushes) {
+        source = Source(live: live, declared: declared, pushes: pushes)
         computed = Locked(nil)
     }
 
@@ -43,9 +46,18 @@ final class ManifestStorage: Sendable {
         }
     }
 
-    /// The live channels, sorted; each declared feature's state; the contract's digest. O(n log n).
+    /// The live channels, sorted; each declared feature's state; the contract's digest; the declared
+    /// pushes; each channel's own digest. O(n log n).
     private static func compute(_ source: Source) -> Content {
-        let (channels, digest) = ContractDigests.liveChannels(of: source.live)
-        return Content(channels: channels, features: source.enabled, contract: digest)
+        var (channels, digest, digests) = ContractDigests.liveChannels(of: source.live, perChannel: true)
+        let pushes = source.pushes.channels
+        if !pushes.isEmpty {
+            let contract = Contract(pushes: source.pushes)
+            for channel in pushes where digests[channel.name] == nil {
+                digests[channel.name] = contract.restricted(to: [channel]).digest
+            }
+        }
+        return Content(
+            channels: channels, features: source.enabled, contract: digest, pushes: pushes, contracts: digests)
     }
 }

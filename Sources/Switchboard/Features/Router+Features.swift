@@ -32,7 +32,7 @@ extension Router {
     /// A snapshot taken in O(1); its channels, features and contract are computed the first
     /// time one is read (outside the router's lock): O(n log n) in the number of channels.
     public var manifest: Manifest {
-        state.withLock { Manifest(live: $0.live, features: $0.features) }
+        state.withLock { Manifest(live: $0.live, features: $0.features, pushes: $0.pushes) }
     }
 
     /// Calls `observer` with the new manifest each time it changes (a handler,

@@ -53,12 +53,21 @@ public final class Reply<Value: Encodable & Sendable>: Sendable {
     }
 
     /// Completes the request with an error; the caller receives
-    /// ``RequestFailure/responderFailed(_:message:)`` with the error's message.
+    /// ``RequestFailure/responderFailed(_:message:data:)`` with the error's message and, when the
+    /// error is `Encodable` (a typed error such as `struct OutOfStock: Error, Encodable`), its
+    /// encoding as `data`, which reaches the page as the ``ErrorEnvelope``'s `data`.
     /// - Returns: whether this completion resolved the caller.
     @discardableResult
     public func fail(_ error: any Error) -> Bool {
-        state.reply(.failure(.responderFailed(state.channel, message: errorMessage(error))))
+        state.reply(.failure(.responderFailed(state.channel, message: errorMessage(error), data: errorData(error))))
     }
+}
+
+/// An `Encodable` error's encoding (the ``ErrorEnvelope``'s `data`); `nil` for other errors and
+/// for an error whose encoding fails.
+func errorData(_ error: any Error) -> JSONValue? {
+    guard let encodable = error as? any Encodable else { return nil }
+    return try? BodyEncoder().encodeJSONValue(encodable)
 }
 
 /// The readable message of an error: its `LocalizedError` description when it has one.

@@ -168,7 +168,7 @@ final class ReplyState: @unchecked Sendable {
         ReplyState.release(deadlineAction)
         switch action {
         case .resolveCaller:
-            if case .failure(.responderFailed(_, let message)) = result {
+            if case .failure(.responderFailed(_, let message, _)) = result {
                 report?.emit(.responderFailed(channel, message: message))
             } else if reportUnhandled {
                 report?.emit(.unhandled(channel))

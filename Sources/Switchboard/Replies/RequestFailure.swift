@@ -8,8 +8,9 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
     /// The body did not decode as the channel's request type.
     // `indirect` for a fixed layout (see `Outcome.invalid`).
     indirect case invalidBody(Channel, BodyDecodingError)
-    /// The responder replied with an error, or threw; the error's message.
-    case responderFailed(Channel, message: String)
+    /// The responder replied with an error, or threw; the error's message and, when the error
+    /// is `Encodable` (a typed error the page can act on), its encoding as `data`.
+    case responderFailed(Channel, message: String, data: JSONValue? = nil)
     /// The responder released its ``Reply`` handle without replying.
     case dropped(Channel)
     /// The deadline passed before a reply and the channel has no fallback.
@@ -35,7 +36,7 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
     public var channel: Channel? {
         switch self {
         case .invalidChannel: return nil
-        case .noResponder(let channel), .invalidBody(let channel, _), .responderFailed(let channel, _),
+        case .noResponder(let channel), .invalidBody(let channel, _), .responderFailed(let channel, _, _),
             .dropped(let channel), .timedOut(let channel, _), .stopped(let channel, _),
             .unencodableReply(let channel, _), .unencodableRequest(let channel, _), .rejected(let channel, _),
             .undecodableReply(let channel, _):
@@ -60,6 +61,37 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The kind the page and the wire format give this failure (``ErrorEnvelope/kind``):
+    /// `noResponder`, `timedOut`, `dropped` and `rejected` as themselves; a body, name or typed
+    /// request that did not decode or encode is `invalid`; a responder's error, a reply that could
+    /// not be encoded or decoded and a middleware's stop are `failed` (a stop with a rejection is
+    /// `rejected`).
+    public var errorKind: ErrorKind {
+        switch self {
+        case .invalidChannel, .invalidBody, .unencodableRequest: return .invalid
+        case .noResponder: return .noResponder
+        case .responderFailed, .unencodableReply, .undecodableReply: return .failed
+        case .dropped: return .dropped
+        case .timedOut: return .timedOut
+        case .rejected: return .rejected
+        case .stopped(_, let outcome):
+            if case .rejected = outcome { return .rejected }
+            return .failed
+        }
+    }
+
+    /// The responder's typed error, encoded, when it failed with an `Encodable` error.
+    public var data: JSONValue? {
+        if case .responderFailed(_, _, let data) = self { return data }
+        return nil
+    }
+
+    /// The name as received, for ``invalidChannel(name:_:)`` (no ``channel`` then).
+    var invalidName: String? {
+        if case .invalidChannel(let name, _) = self { return String(name.prefix(Channel.maxLength)) }
+        return nil
+    }
+
     /// A sentence that names the channel and what went wrong.
     public var message: String {
         guard let channel else { return reason }
@@ -75,7 +107,7 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
             return "no responder is registered"
         case .invalidBody(_, let error):
             return "\(error)"
-        case .responderFailed(_, let message):
+        case .responderFailed(_, let message, _):
             return message
         case .dropped:
             return "the responder released its reply handle without replying"

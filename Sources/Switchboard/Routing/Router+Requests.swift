@@ -80,7 +80,7 @@ extension Router {
     /// request (``request(_:sender:)``, `StrictHarness.request(_:)`).
     /// - Throws: ``RequestFailure/unencodableReply(_:_:)`` when `value` does not encode,
     ///   ``RequestFailure/undecodableReply(_:_:)`` when it does not decode as `T`, and
-    ///   ``RequestFailure/responderFailed(_:message:)`` when `T` is not `Decodable`.
+    ///   ``RequestFailure/responderFailed(_:message:data:)`` when `T` is not `Decodable`.
     package static func typedReply<T>(
         _ value: ReplyValue, as type: T.Type, on channel: Channel, options: DecodingOptions
     ) throws(RequestFailure) -> T {

@@ -34,6 +34,8 @@ public final class Router: Sendable {
     public let options: RouterOptions
 
     let diagnostics = DiagnosticSink()
+    /// Who is told of the app's pushes (``observePushes(_:)``).
+    let pushObservers = PushObservers()
     /// Tokens and timers hold this weakly (see ``mutate(_:_:)``).
     let state = Locked(State())
 

@@ -14,6 +14,8 @@ extension Router {
         /// Messages kept for channels with no handler yet, and those queued behind their delivery.
         var buffer = KeptMessages()
         var features: [String: Feature] = [:]
+        /// The push channels the app declared (``Router/declare(push:)``), with their body types.
+        var pushes = DeclaredPushes()
         var manifest = ManifestNotices()
         /// Who may call a channel that has no ``OriginPolicy`` of its own (`nil`: anyone).
         var defaultOriginPolicy: OriginPolicy?
@@ -103,7 +105,7 @@ extension Router {
         while true {
             let next = state.withLock { state -> (Manifest, Manifest?, [ManifestNotices.Observer])? in
                 guard state.manifest.takeChange(told: told) else { return nil }
-                let manifest = Manifest(live: state.live, features: state.features)
+                let manifest = Manifest(live: state.live, features: state.features, pushes: state.pushes)
                 return (manifest, state.manifest.lastTold, state.manifest.observers)
             }
             guard let (manifest, last, observers) = next else { return }

@@ -26,6 +26,7 @@ import Switchboard
 /// | `productCartClicked` | event | counts it (``cartButtonClicks``) |
 /// | `wishlistEntryUpdate` | event | ``Wishlist/apply(_:)`` |
 /// | `wishlistGetState` | request → ``WishlistState`` | ``Wishlist/snapshot`` |
+/// | `cartChanged` | push → ``CartChanged`` | pushed after each change of the cart, when someone observes pushes |
 public final class ReferenceCommerce: Sendable {
     /// Every channel the reference handlers serve, sorted by name.
     public static let channels: [Channel] = [
@@ -78,6 +79,8 @@ public final class ReferenceCommerce: Sendable {
         let wanted = ReferenceCommerce.channels.filter { (only ?? known).contains($0) && !except.contains($0) }
 
         router.declare(Feature.commerce)
+        let changesCart: Set<Channel> = [AddCartLine.channel, RemoveCartLine.channel, ProductCartUpdate.channel]
+        if wanted.contains(where: changesCart.contains) { router.declare(push: CartChanged.self) }
         var registrations: [Registration] = []
         do {
             for channel in wanted {
@@ -97,13 +100,21 @@ public final class ReferenceCommerce: Sendable {
         case SDKReady.channel:
             return router.on(SDKReady.self) { [counters] _, _ in counters.withLock { $0.sdkReady += 1 } }
         case AddCartLine.channel:
-            return router.on(AddCartLine.self) { line, _ in try cart.addDiscardingLine(line) }
+            return router.on(AddCartLine.self) { [weak router] line, _ in
+                try cart.addDiscardingLine(line)
+                ReferenceCommerce.pushChange(of: cart, to: router)
+            }
         case RemoveCartLine.channel:
-            return router.on(RemoveCartLine.self) { line, _ in try cart.removeLine(id: line.lineId) }
+            return router.on(RemoveCartLine.self) { [weak router] line, _ in
+                try cart.removeLine(id: line.lineId)
+                ReferenceCommerce.pushChange(of: cart, to: router)
+            }
         case ProductCartUpdate.channel:
-            return try router.respond(to: ProductCartUpdate.self) { request, reply in
+            return try router.respond(to: ProductCartUpdate.self) { [weak router] request, reply in
                 do throws(CartError) {
-                    reply.succeed(try cart.update(request.offer))
+                    let updated = try cart.update(request.offer)
+                    ReferenceCommerce.pushChange(of: cart, to: router, offers: updated)
+                    reply.succeed(updated)
                 } catch {
                     reply.fail(error)
                 }
@@ -127,6 +138,17 @@ public final class ReferenceCommerce: Sendable {
         default:
             return .inert
         }
+    }
+}
+
+extension ReferenceCommerce {
+    /// Pushes ``CartChanged`` with the cart's offers (`offers`, when the caller has them) and lines,
+    /// when anyone observes the router's pushes (otherwise nothing is computed: a cart change costs
+    /// the same whatever the cart holds).
+    static func pushChange(of cart: Cart, to router: Router?, offers: ProductCart? = nil) {
+        guard let router, router.isObservingPushes else { return }
+        guard let offers = offers ?? (try? cart.productCart()) else { return }
+        router.push(CartChanged(cart: offers, lines: cart.lines))
     }
 }
 

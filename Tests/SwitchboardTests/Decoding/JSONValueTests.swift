@@ -51,7 +51,7 @@ import Testing
             _ = try JSONValue(foundation: ["a": ["b": Custom()]])
         } catch {
             #expect(error.path == "body.a.b")
-            #expect(error.message == "Expected to decode JSONValue but found a value of type Custom instead.")
+            #expect(error.message == "expected a JSON value, found a value of type Custom")
         }
         do {
             _ = try JSONValue(foundation: ["x": Double.nan])

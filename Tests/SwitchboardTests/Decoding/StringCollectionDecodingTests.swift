@@ -54,7 +54,7 @@ private struct Word: Decodable, Equatable {
         let body = try MessageBody(jsonBytes: Array(#"{"v":["a",1]}"#.utf8))
         #expect(throws: BodyDecodingError.self) { try body.decode(Box<[String]>.self) }
         let error = outcome(Box<[String]>.self, body, options: DecodingOptions()) { $0.v }
-        #expect(error == "body.v[1]: Expected to decode String but found a number instead.")
+        #expect(error == "body.v[1]: expected a string, found 1")
     }
 
     @Test func stringDictionariesDecodeAsTheGenericPathDoes() throws {

@@ -107,7 +107,7 @@ import Testing
         for body in try bodies(json) {
             #expect(throws: BodyDecodingError.self) { try body.decode(Int.self, at: "s") }
             let error = try #require(catching { _ = try body.decode(Box<[String: String]>.self, at: "bad") })
-            #expect(error.description == "body.bad.v.a: Expected to decode String but found a number instead.")
+            #expect(error.description == "body.bad.v.a: expected a string, found 1")
         }
     }
 
@@ -136,7 +136,7 @@ import Testing
         // A present member of the wrong type is an error at its path, not a nil.
         for body in try bodies(#"{"inner":{"n":"three"}}"#) {
             let error = try #require(catching { _ = try body.decode(Outer.self) })
-            #expect(error.description == "body.inner.n: Expected to decode Int but found a string instead.")
+            #expect(error.description == "body.inner.n: expected an integer, found a string")
         }
     }
 

@@ -49,7 +49,7 @@ import Testing
         let tree: [String: Any] = ["text": date, "\u{FFFD}": -1]
         let error = try #require(throws: BodyDecodingError.self) { try BodyDecoder().decode(Note.self, from: tree) }
         #expect(error.path == "body.text")
-        #expect(error.message == "Expected to decode String but found a date instead.")
+        #expect(error.message == "expected a string, found a date")
         let value = try BodyDecoder().decode(JSONValue.self, from: tree)
         #expect(value["text"] == "2024-05-01T12:30:00.250Z")
         #expect(try BodyDecoder().decode(Note.self, from: value) == Note(text: "2024-05-01T12:30:00.250Z"))

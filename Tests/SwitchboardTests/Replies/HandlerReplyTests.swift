@@ -38,7 +38,7 @@ import Testing
         #expect(invalid.kind == "invalid")
         #expect(seen.count == 2)
         guard seen.count == 2 else { return }
-        if case .failure(.responderFailed(let channel, let message)) = seen.all[0].0 {
+        if case .failure(.responderFailed(let channel, let message, _)) = seen.all[0].0 {
             #expect(channel == "ping")
             #expect(message == "negative")
         } else {

@@ -161,7 +161,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
             throw RouterTestError(text: "cart unavailable")
         }
         let result = await router.request(name: "getCartCount")
-        guard case .failure(.responderFailed(_, let message)) = result else {
+        guard case .failure(.responderFailed(_, let message, _)) = result else {
             Issue.record("expected responderFailed, got \(result)")
             return
         }

@@ -1,0 +1,134 @@
+import Switchboard
+
+/// A line the wire format writes that is not a message's outcome: a push from the app, or the
+/// router's manifest (with `--push`):
+/// ```json
+/// {"manifest":{"channels":["addCartLine",…],"features":{…},"contract":"sha256:…","pushes":["cartChanged"],"contracts":{…}}}
+/// {"push":"cartChanged","body":{"offers":[],"price":"0","priceCurrency":"","lines":[…]}}
+/// ```
+/// A push whose body cannot be encoded is written as
+/// `{"push":NAME,"error":{"kind":"failed","channel":NAME,"message":…}}`.
+public struct WireNotice: Sendable, Hashable {
+    /// The line's JSON text with its newline.
+    public let line: [UInt8]
+
+    /// The manifest line.
+    public init(manifest: Manifest) {
+        // `BodyEncoder` keeps the manifest's encode order (sorted names).
+        let json = (try? BodyEncoder().encodeJSON(manifest)) ?? Array(#"{"channels":[],"features":{}}"#.utf8)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key(plain: "manifest")
+        writer.writeRaw(json)
+        writer.endObject()
+        writer.writeNewline()
+        line = writer.bytes
+    }
+
+    /// The line of a push.
+    public init(push: PushMessage) {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key(plain: "push")
+        writer.write(push.channel.name)
+        do {
+            let body = try push.body.jsonBytes()
+            writer.key(plain: "body")
+            writer.writeRaw(body)
+        } catch {
+            writer.key(plain: "error")
+            writer.beginObject()
+            writer.key(plain: "kind")
+            writer.write(plain: ErrorKind.failed.literal)
+            writer.key(plain: "channel")
+            writer.write(push.channel.name)
+            writer.key(plain: "message")
+            writer.write("\(push.channel): the push could not be encoded: \(error)")
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.writeNewline()
+        line = writer.bytes
+    }
+
+    /// The line as text, with its newline.
+    public var text: String { String(decoding: line, as: UTF8.self) }
+}
+
+/// Follows a router's pushes and manifest changes and keeps them, rendered, in the order they
+/// came, until a ``WireNoticeSink`` writes them between outcome lines: what the CLI writes with
+/// `--push`. The manifest is queued first, then again after each change.
+///
+/// A push made while a message is handled (a handler or responder calling ``Router/push(_:)``)
+/// is written before that message's outcome line; one made on another thread, before the next
+/// outcome line (or at the end).
+public final class WireNotices: Sendable {
+    private let queue = Locked<[WireNotice]>([])
+    private let registrations: [Registration]
+
+    /// Starts following `router`.
+    /// - Parameters:
+    ///   - router: the router.
+    ///   - manifests: whether to queue the manifest (now, and after each change) beside the pushes.
+    public init(router: Router, manifests: Bool = true) {
+        let queue = queue
+        var registrations = [router.observePushes { push in queue.withLock { $0.append(WireNotice(push: push)) } }]
+        if manifests {
+            queue.withLock { $0.append(WireNotice(manifest: router.manifest)) }
+            registrations.append(
+                router.observeManifest { manifest in queue.withLock { $0.append(WireNotice(manifest: manifest)) } })
+        }
+        self.registrations = registrations
+    }
+
+    /// Takes the notices queued so far, oldest first.
+    public func take() -> [WireNotice] {
+        queue.withLock { queue in
+            defer { queue = [] }
+            return queue
+        }
+    }
+
+    /// Stops following the router (as releasing it does).
+    public func stop() {
+        for registration in registrations { registration.cancel() }
+    }
+}
+
+/// A sink that writes a router's notices (``WireNotices``: pushes, manifests) into `base` in order
+/// with the outcome lines: before each outcome, and when flushed.
+public struct WireNoticeSink<Base: WireOutcomeSink>: WireOutcomeSink {
+    /// The sink written to.
+    public private(set) var base: Base
+    /// The notices written.
+    public let notices: WireNotices
+
+    /// Wraps `base`.
+    public init(_ base: Base, notices: WireNotices) {
+        self.base = base
+        self.notices = notices
+    }
+
+    /// Writes the notices queued so far, then the outcome.
+    public mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
+        try drain()
+        try base.emit(outcome)
+    }
+
+    /// Writes the notices queued so far, then flushes `base`.
+    public mutating func flush() throws(WireIOError) {
+        try drain()
+        try base.flush()
+    }
+
+    /// Passes a notice on to `base`.
+    public mutating func emit(notice: WireNotice) throws(WireIOError) {
+        try base.emit(notice: notice)
+    }
+
+    private mutating func drain() throws(WireIOError) {
+        for notice in notices.take() { try base.emit(notice: notice) }
+    }
+}
+
+extension WireNoticeSink: Sendable where Base: Sendable {}
