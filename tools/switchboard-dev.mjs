@@ -205,7 +205,9 @@ class Session {
         else if (line.error !== null && typeof line.error === "object") {
             // An older router's error has no kind: the outcome says it.
             const byOutcome = { rejected: "rejected", invalid: "invalid", malformed: "invalid" }[line.outcome] ?? "failed";
-            const { kind = byOutcome, channel = call.name, message = text, data } = line.error;
+            const { kind = byOutcome, channel = call.name, path, data } = line.error;
+            // As WebKit's envelope, the message names the key path of a body that did not decode.
+            const message = typeof path === "string" ? `${path}: ${line.error.message}` : line.error.message ?? text;
             call.answer({ error: data === undefined ? { kind, channel, message } : { kind, channel, message, data } });
         } else if (line.outcome === "unhandled") {
             call.answer({ error: envelope("noResponder", call.name, `${call.name}: no responder is registered`) });

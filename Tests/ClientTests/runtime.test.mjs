@@ -159,6 +159,14 @@ describe("availability", () => {
         assert.equal(sb.isAvailable("wishlistGetState"), false, "not in the page's contract");
     });
 
+    test("a push channel is live when the manifest lists it in pushes", () => {
+        const sb = createClient(contract, { handlers: fakeHandlers().handlers, manifest: { ...manifest(["addCartLine"]), pushes: ["cartChanged"] } });
+        assert.equal(sb.isAvailable("cartChanged"), true);
+        const other = createClient(contract, { handlers: fakeHandlers().handlers, manifest: { ...manifest([]), pushes: ["addCartLine"] } });
+        assert.equal(other.isAvailable("addCartLine"), false, "pushes lists push channels only");
+        assert.equal(other.isAvailable("cartChanged"), false);
+    });
+
     test("a manifest without per-channel digests decides by channels alone", () => {
         const sb = createClient(contract, { handlers: fakeHandlers().handlers, manifest: manifest(["productCartGetState"]) });
         assert.equal(sb.isAvailable("productCartGetState"), true);

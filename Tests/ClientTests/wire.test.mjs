@@ -85,7 +85,9 @@ describe("the generated client against switchboard-cli --push", () => {
         assert.equal(cart.price, "21.00");
         assert.equal(cart.priceCurrency, "EUR");
         assert.deepEqual(await sb.request.productCartGetState(), cart);
-        assert.deepEqual(pushes, [cart], "one cartChanged push, before the reply, with the cart the request replied");
+        assert.equal(pushes.length, 1, "one cartChanged push, before the reply");
+        assert.deepEqual(pushes[0].offers, cart.offers, "the push holds the cart the request replied");
+        assert.equal(pushes[0].price, cart.price);
         stop();
         await sb.request.productCartUpdate({ offer: offer("36512", 0) });
         assert.equal(pushes.length, 1, "no push after unsubscribing");
@@ -112,7 +114,7 @@ describe("the generated client against switchboard-cli --push", () => {
         await assert.rejects(sb.send.addCartLine({ ...line("m1", 1), quantity: "2" }), (error) => {
             assert.equal(error.kind, "invalid");
             assert.equal(error.channel, "addCartLine");
-            assert.match(error.message, /quantity/);
+            assert.match(error.message, /^body\.quantity: expected an integer, found a string/);
             return true;
         });
     });
@@ -173,7 +175,8 @@ describe("the generated client against switchboard-cli --push", () => {
             return true;
         });
         assert.equal((await sb.request.productCartGetState()).price, "0");
-        const lenient = older.connect({ handlers: router.handlers, events: router.events, allowContractSkew: true });
+        // Connected late: the router published its manifest before, as the app's global holds it.
+        const lenient = older.connect({ handlers: router.handlers, events: router.events, manifest: router.manifest, allowContractSkew: true });
         await lenient.ready;
         await lenient.send.addCartLine(line("m1", 1));
     });

@@ -112,7 +112,9 @@ export function wireHandlers(options = {}) {
             if (typeof kind !== "string") {
                 call.reject(`the CLI wrote an error without "kind" (it predates the error envelope): ${text}`);
             } else {
-                call.reject(envelope(kind, channel, error.message, error.data));
+                // WebKit's envelope names the key path of a body that did not decode in its message.
+                const message = typeof error.path === "string" ? `${error.path}: ${error.message}` : error.message;
+                call.reject(envelope(kind, channel, message, error.data));
             }
         } else if (line.outcome === "unhandled") {
             call.reject(envelope("noResponder", call.name, `${call.name}: no responder is registered`));

@@ -161,13 +161,16 @@ enum ClientRuntime {
                     + "(pass connect({ handlers }) to use the client without the app)";
             }
 
-            // Availability: the transport is up, the channel is in the manifest, and where the manifest
-            // gives the channel's contract digest, it is the page's (unless allowContractSkew).
+            // Availability: the transport is up, the channel is in the manifest (`pushes` lists push channels),
+            // and where the manifest gives the channel's contract digest, it is the page's (unless allowContractSkew).
             const whyNot = (name) => {
                 if (down !== null) return `${name}: ${down}`;
                 if (kindOf(name) === undefined) return `${name}: not a channel of this page's contract`;
                 if (manifest === null) return `${name}: the app has not published its manifest yet (await sb.ready first)`;
-                if (!manifest.channels.includes(name)) return `${name}: not live in the app (not in the manifest's channels)`;
+                const pushes = kindOf(name) === "push" && Array.isArray(manifest.pushes) ? manifest.pushes : [];
+                if (!manifest.channels.includes(name) && !pushes.includes(name)) {
+                    return `${name}: not live in the app (not in the manifest's channels)`;
+                }
                 const theirs = isObject(manifest.contracts) ? manifest.contracts[name] : undefined;
                 const ours = table[name].digest;
                 if (theirs !== undefined && theirs !== ours && !options.allowContractSkew) {
@@ -329,8 +332,10 @@ enum ClientRuntime {
 
         /** What the app publishes as `window.switchboard.manifest` and in `switchboard:manifest` events. */
         export interface Manifest {
-            /** The channels live in the app now. */
+            /** The event and request channels live in the app now. */
             channels: string[];
+            /** The push channels the app declares. */
+            pushes?: string[];
             features: { [feature: string]: boolean };
             /** The digest of the whole contract of the live channels. */
             contract?: string;

@@ -153,13 +153,16 @@ export function createClient(contract, options = {}) {
             + "(pass connect({ handlers }) to use the client without the app)";
     }
 
-    // Availability: the transport is up, the channel is in the manifest, and where the manifest
-    // gives the channel's contract digest, it is the page's (unless allowContractSkew).
+    // Availability: the transport is up, the channel is in the manifest (`pushes` lists push channels),
+    // and where the manifest gives the channel's contract digest, it is the page's (unless allowContractSkew).
     const whyNot = (name) => {
         if (down !== null) return `${name}: ${down}`;
         if (kindOf(name) === undefined) return `${name}: not a channel of this page's contract`;
         if (manifest === null) return `${name}: the app has not published its manifest yet (await sb.ready first)`;
-        if (!manifest.channels.includes(name)) return `${name}: not live in the app (not in the manifest's channels)`;
+        const pushes = kindOf(name) === "push" && Array.isArray(manifest.pushes) ? manifest.pushes : [];
+        if (!manifest.channels.includes(name) && !pushes.includes(name)) {
+            return `${name}: not live in the app (not in the manifest's channels)`;
+        }
         const theirs = isObject(manifest.contracts) ? manifest.contracts[name] : undefined;
         const ours = table[name].digest;
         if (theirs !== undefined && theirs !== ours && !options.allowContractSkew) {
