@@ -11,8 +11,8 @@ const tote = { merchandiseId: "gid://shop/Tote/1", productId: "tote", quantity: 
 const sb = connect();
 const $ = (selector) => document.querySelector(selector);
 let cart = { offers: [], price: "0", priceCurrency: "" };
-let toteLines = 0; // cart lines this page load created (the reference cart numbers them from 1)
-let toteLine = null;
+let cartLines = []; // the cart lines, as the last cartChanged push listed them
+let lastToteLine = null;
 
 /** One line in the message log; `kind` is "ok", "error" or "push". */
 function note(text, kind = "ok") {
@@ -117,21 +117,23 @@ sb.onAvailabilityChange((availability, manifest) => {
     renderAvailability(availability, manifest);
     if (!Object.values(availability).some(Boolean)) showStatus("the app is unavailable", "down");
 });
+const toteLine = () => cartLines.find((line) => line.merchandiseId === tote.merchandiseId);
+
 sb.on.cartChanged((changed) => {
     note(`cartChanged push: ${changed.offers.length} offer(s), ${changed.price} ${changed.priceCurrency}`.trim(), "push");
     render(changed);
+    cartLines = changed.lines ?? [];
+    const line = toteLine();
+    if (line) lastToteLine = line.lineId;
+    $("#rewards").textContent = line ? `tote × ${line.quantity} (line ${line.lineId.split("/").pop()})` : "";
+    document.body.dataset.tote = line ? String(line.quantity) : "0";
 });
 
-$("#claim").addEventListener("click", async () => {
-    const done = await attempt("addCartLine tote", () => sb.send.addCartLine(tote).then(() => true));
-    if (done && toteLine === null) toteLine = `gid://shopify/CartLine/${++toteLines}`;
-    $("#rewards").textContent = toteLine ? `line ${toteLine.split("/").pop()}` : "";
-});
-$("#unclaim").addEventListener("click", async () => {
-    const lineId = toteLine ?? `gid://shopify/CartLine/${toteLines + 1}`;
-    const done = await attempt("removeCartLine tote", () => sb.send.removeCartLine({ ...tote, lineId }).then(() => true));
-    if (done) toteLine = null;
-    $("#rewards").textContent = toteLine ? `line ${toteLine.split("/").pop()}` : "";
+$("#claim").addEventListener("click", () => attempt("addCartLine tote", () => sb.send.addCartLine(tote)));
+$("#unclaim").addEventListener("click", () => {
+    // Without a tote line in the cart, this asks to remove the last one again: the app refuses.
+    const lineId = toteLine()?.lineId ?? lastToteLine ?? "gid://shopify/CartLine/1";
+    return attempt("removeCartLine tote", () => sb.send.removeCartLine({ ...tote, lineId }));
 });
 $("#open-cart").addEventListener("click", () => attempt("productCartClicked", () => sb.send.productCartClicked()));
 

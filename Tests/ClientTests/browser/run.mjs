@@ -110,9 +110,10 @@ async function main() {
         }
 
         await page.click("#claim");
-        await page.waitFor("document.querySelector('#log li')?.textContent.includes('addCartLine tote: ok')", "the tote claimed");
+        await page.waitFor("document.body.dataset.tote === '1'", "the tote's cart line, from the cartChanged push");
+        assert.equal(await page.evaluate("document.querySelector('#rewards').textContent"), "tote × 1 (line 1)");
         await page.click("#unclaim");
-        await page.waitFor("document.querySelector('#log li')?.textContent.includes('removeCartLine tote: ok')", "the tote returned");
+        await page.waitFor("document.body.dataset.tote === '0'", "the tote returned");
         await page.click("#unclaim");
         await page.waitFor("document.body.dataset.lastError === 'failed'", "a second removal to fail with kind failed");
         assert.match(await page.evaluate("document.querySelector('#log li').textContent"), /no cart line with lineId/);
