@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, test } from "node:test";
-import { cliPath, wireHandlers } from "./support/wire-handlers.mjs";
+import { cliPath, repositoryRoot, wireHandlers } from "./support/wire-handlers.mjs";
 
 const line = (merchandiseId, quantity) => ({ merchandiseId, productId: `p-${merchandiseId}`, quantity, attributes: { size: "M" } });
 const offer = (offerId, quantity) => ({ offerId, imageUrls: [], availability: 1, price: "10.50", currency: "EUR", quantity });
@@ -47,6 +47,10 @@ function requireCLI() {
 describe("the generated client against switchboard-cli --push", () => {
     before(async () => {
         requireCLI();
+        const runtime = readFileSync(join(repositoryRoot, "Sources/Switchboard/Contract/Client/switchboard-runtime.js"), "utf8");
+        assert.ok(readFileSync(join(directory, "switchboard.js"), "utf8").startsWith(runtime),
+            "the generated module starts with switchboard-runtime.js verbatim (else the CLI was built before its last "
+            + "change: run tools/embed-client-runtime.py and rebuild)");
         client = await import(pathToFileURL(join(directory, "switchboard.js")).href);
     });
 
