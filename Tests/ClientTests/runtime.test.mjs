@@ -295,6 +295,15 @@ describe("calls", () => {
         assert.ok(Object.isFrozen(sb.send) && Object.isFrozen(sb.request) && Object.isFrozen(sb.on) && Object.isFrozen(sb));
     });
 
+    test("a contract table with garbage entries keeps its good channels", () => {
+        const odd = { contract: "x", channels: { a: null, b: { kind: "teleport" }, c: { kind: "event", digest: "d" }, toString: 1 } };
+        const sb = createClient(odd, { handlers: {}, manifest: manifest(["a", "b", "c"]) });
+        assert.deepEqual(Object.keys(sb.send), ["c"]);
+        assert.equal(sb.isAvailable("a"), false);
+        assert.equal(sb.isAvailable("c"), true);
+        assert.deepEqual(Object.keys(createClient(null, { handlers: {} }).send), []);
+    });
+
     test("a handler that returns a plain value works", async () => {
         const handlers = { productCartGetState: { postMessage: () => ({ offers: [1] }) } };
         const sb = createClient(contract, { handlers, manifest: everything });

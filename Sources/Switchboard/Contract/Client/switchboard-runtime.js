@@ -126,7 +126,8 @@ export function createClient(contract, options = {}) {
     const globalName = options.globalName ?? "switchboard";
     const root = isObject(globalThis[globalName]) ? globalThis[globalName] : undefined;
     const table = isObject(contract) && isObject(contract.channels) ? contract.channels : {};
-    const kindOf = (name) => (Object.prototype.hasOwnProperty.call(table, name) ? table[name].kind : undefined);
+    const kindOf = (name) => (Object.prototype.hasOwnProperty.call(table, name) && isObject(table[name])
+        ? table[name].kind : undefined);
     const names = Object.keys(table).filter((name) => ["event", "request", "push"].includes(kindOf(name)));
 
     let manifest = manifestFrom(options.manifest ?? root?.manifest);
