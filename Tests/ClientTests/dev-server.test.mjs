@@ -8,7 +8,51 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { cliPath, repositoryRoot } from "./support/wire-handlers.mjs";
+
+/** Enough of the DOM's EventSource for the client's dev transport, over node:http. */
+class NodeEventSource {
+    constructor(url) {
+        this.readyState = 0;
+        this.listeners = new Map();
+        this.onerror = null;
+        this.request = request(url, (response) => {
+            if (response.statusCode !== 200) { this.fail(); return; }
+            this.readyState = 1;
+            let text = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk) => {
+                text += chunk;
+                for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
+                    const block = text.slice(0, end);
+                    text = text.slice(end + 2);
+                    const type = /^event: (.*)$/m.exec(block)?.[1];
+                    const data = /^data: (.*)$/m.exec(block)?.[1];
+                    if (type && this.readyState !== 2) for (const listener of this.listeners.get(type) ?? []) listener({ data });
+                }
+            });
+            response.on("end", () => this.fail());
+        });
+        this.request.on("error", () => this.fail());
+        this.request.end();
+    }
+
+    fail() {
+        if (this.readyState === 2) return;
+        this.readyState = 2;
+        this.onerror?.({});
+    }
+
+    addEventListener(type, listener) {
+        this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+    }
+
+    close() {
+        this.readyState = 2;
+        this.request.destroy();
+    }
+}
 
 const site = mkdtempSync(join(tmpdir(), "switchboard-dev-site-"));
 writeFileSync(join(site, "index.html"), "<!doctype html><html><head><title>t</title></head><body>shop</body></html>");
@@ -170,6 +214,52 @@ describe("switchboard-dev", () => {
             assert.equal(replay.stdout, readFileSync(join(work, "shop.expected.ndjson"), "utf8"), "the replay prints what was recorded");
         } finally {
             rmSync(work, { recursive: true, force: true });
+        }
+    });
+
+    test("the generated client in a page without window.webkit uses the dev server: calls, pushes, a dying router", async () => {
+        const out = mkdtempSync(join(tmpdir(), "switchboard-dev-client-"));
+        const errors = [];
+        const consoleError = console.error;
+        try {
+            spawnSync(cliPath(), ["client", "--out", out]);
+            const { connect } = await import(pathToFileURL(join(out, "switchboard.js")).href);
+            const { base } = await devServer(["--cli", cliPath()]);
+            globalThis.EventSource = NodeEventSource;
+            globalThis.top = globalThis;
+            globalThis.switchboard = { dev: { endpoint: `${base}/__switchboard`, session: await pageSession(base) } };
+            console.error = (text) => errors.push(text);
+            const sb = connect();
+            const manifest = await sb.ready;
+            assert.ok(manifest.channels.includes("productCartUpdate"));
+            assert.equal(sb.isAvailable("cartChanged"), true, "the push channel is live");
+            const pushes = [];
+            sb.on.cartChanged((cart) => pushes.push(cart.price));
+            const offer = { offerId: "1", imageUrls: [], availability: 1, price: "2.50", currency: "EUR", quantity: 2 };
+            assert.equal((await sb.request.productCartUpdate({ offer })).price, "5.00");
+            await assert.rejects(sb.send.removeCartLine({ lineId: "gid://shopify/CartLine/7", merchandiseId: "m", productId: "p", quantity: 1, attributes: {} }),
+                { kind: "failed", channel: "removeCartLine" });
+            for (let tries = 0; pushes.length === 0 && tries < 100; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+            assert.deepEqual(pushes, ["5.00"]);
+
+            const changes = [];
+            sb.onAvailabilityChange((availability) => changes.push(Object.values(availability).some(Boolean)));
+            const [session] = await (await fetch(`${base}/__switchboard/sessions`)).json();
+            process.kill(session.pid, "SIGKILL");
+            for (let tries = 0; changes.length === 0 && tries < 100; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+            assert.deepEqual(changes, [false], "every channel went off");
+            await assert.rejects(sb.request.productCartGetState(), (error) => {
+                assert.equal(error.kind, "unavailable");
+                assert.match(error.message, /the router exited \(SIGKILL\); reload the page to restart it/);
+                return true;
+            });
+            assert.match(errors.join("\n"), /^switchboard: the app is unavailable: the router exited/);
+        } finally {
+            console.error = consoleError;
+            delete globalThis.EventSource;
+            delete globalThis.top;
+            delete globalThis.switchboard;
+            rmSync(out, { recursive: true, force: true });
         }
     });
 
