@@ -192,7 +192,8 @@ class Session {
             return;
         }
         if ("push" in line) {
-            this.send("push", { name: line.push, body: line.body });
+            if ("error" in line) warn(`session ${this.id}: a push the page does not get: ${text.slice(0, 300)}`);
+            else this.send("push", { name: line.push, body: line.body });
             return;
         }
         this.recording?.outcome(text);

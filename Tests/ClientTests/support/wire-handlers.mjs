@@ -93,6 +93,7 @@ export function wireHandlers(options = {}) {
             return;
         }
         if ("push" in line) {
+            if ("error" in line) return; // a push the app could not encode never reaches the page
             const detail = { name: line.push, body: line.body };
             wire.pushes.push(detail);
             events.dispatchEvent(new CustomEvent(`${globalName}:push`, { detail }));
