@@ -152,4 +152,5 @@ export function wireHandlers(options = {}) {
     return wire;
 }
 
+export { wireHandlers as createWireHandlers };
 export default wireHandlers;
