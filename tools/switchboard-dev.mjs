@@ -438,7 +438,11 @@ export function startDevServer(argv) {
             response.writeHead(405).end();
             return;
         }
-        serveFile(request, response, options, served);
+        try {
+            serveFile(request, response, options, served);
+        } catch (error) {
+            response.writeHead(400, { "content-type": "text/plain" }).end(`bad request: ${error.message}`);
+        }
     });
     // Pages loaded but never connected do not keep a session forever.
     setInterval(() => {

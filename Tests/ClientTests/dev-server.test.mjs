@@ -145,6 +145,8 @@ describe("switchboard-dev", () => {
         });
         assert.ok(outside === 403 || outside === 404, `status ${outside}`);
         assert.equal((await fetch(`${base}/missing.html`)).status, 404);
+        assert.equal((await fetch(`${base}/%E0%A4%A`)).status, 400, "a path that is not UTF-8");
+        assert.equal((await fetch(`${base}/app.js`)).status, 200, "the server is still up");
         assert.equal((await fetch(`${base}/__switchboard/nothing`)).status, 404);
         assert.equal((await fetch(`${base}/`, { method: "DELETE" })).status, 405);
     });
