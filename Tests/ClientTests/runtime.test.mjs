@@ -159,6 +159,14 @@ describe("availability", () => {
         assert.equal(sb.isAvailable("wishlistGetState"), false, "not in the page's contract");
     });
 
+    test("a push channel is live when the manifest lists it in pushes", () => {
+        const sb = createClient(contract, { handlers: fakeHandlers().handlers, manifest: { ...manifest(["addCartLine"]), pushes: ["cartChanged"] } });
+        assert.equal(sb.isAvailable("cartChanged"), true);
+        const other = createClient(contract, { handlers: fakeHandlers().handlers, manifest: { ...manifest([]), pushes: ["addCartLine"] } });
+        assert.equal(other.isAvailable("addCartLine"), false, "pushes lists push channels only");
+        assert.equal(other.isAvailable("cartChanged"), false);
+    });
+
     test("a manifest without per-channel digests decides by channels alone", () => {
         const sb = createClient(contract, { handlers: fakeHandlers().handlers, manifest: manifest(["productCartGetState"]) });
         assert.equal(sb.isAvailable("productCartGetState"), true);
@@ -285,6 +293,15 @@ describe("calls", () => {
         assert.equal(sb.send.addCartLin, undefined);
         assert.equal(sb.send.toString, undefined, "no inherited names");
         assert.ok(Object.isFrozen(sb.send) && Object.isFrozen(sb.request) && Object.isFrozen(sb.on) && Object.isFrozen(sb));
+    });
+
+    test("a contract table with garbage entries keeps its good channels", () => {
+        const odd = { contract: "x", channels: { a: null, b: { kind: "teleport" }, c: { kind: "event", digest: "d" }, toString: 1 } };
+        const sb = createClient(odd, { handlers: {}, manifest: manifest(["a", "b", "c"]) });
+        assert.deepEqual(Object.keys(sb.send), ["c"]);
+        assert.equal(sb.isAvailable("a"), false);
+        assert.equal(sb.isAvailable("c"), true);
+        assert.deepEqual(Object.keys(createClient(null, { handlers: {} }).send), []);
     });
 
     test("a handler that returns a plain value works", async () => {

@@ -93,6 +93,7 @@ export function wireHandlers(options = {}) {
             return;
         }
         if ("push" in line) {
+            if ("error" in line) return; // a push the app could not encode never reaches the page
             const detail = { name: line.push, body: line.body };
             wire.pushes.push(detail);
             events.dispatchEvent(new CustomEvent(`${globalName}:push`, { detail }));
@@ -112,10 +113,12 @@ export function wireHandlers(options = {}) {
             if (typeof kind !== "string") {
                 call.reject(`the CLI wrote an error without "kind" (it predates the error envelope): ${text}`);
             } else {
-                call.reject(envelope(kind, channel, error.message, error.data));
+                // WebKit's envelope names the key path of a body that did not decode in its message.
+                const message = typeof error.path === "string" ? `${error.path}: ${error.message}` : error.message;
+                call.reject(envelope(kind, channel, message, error.data));
             }
         } else if (line.outcome === "unhandled") {
-            call.reject(envelope("noResponder", call.name, `${call.name}: no handler is registered`));
+            call.reject(envelope("noResponder", call.name, `${call.name}: no responder is registered`));
         } else {
             call.reject(`an outcome line the shim does not know: ${text}`);
         }
@@ -149,4 +152,5 @@ export function wireHandlers(options = {}) {
     return wire;
 }
 
+export { wireHandlers as createWireHandlers };
 export default wireHandlers;

@@ -2,5 +2,5 @@
 import { connect } from "./switchboard.js";
 
 const sb = connect();
-sb.on.cartChanged((cart) => console.log(cart.lines)); // error
+sb.on.cartChanged((cart) => console.log(cart.total)); // error
 void sb.send.sdkReady({ extra: true }); // error

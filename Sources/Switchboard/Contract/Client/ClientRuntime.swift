@@ -86,7 +86,9 @@ enum ClientRuntime {
                 }
                 if (type === "down") {
                     source.close();
-                    onDown(isObject(detail) && typeof detail.message === "string" ? detail.message : "the router stopped");
+                    const why = isObject(detail) && typeof detail.message === "string" ? detail.message : "the router stopped";
+                    console.error(`switchboard: the app is unavailable: ${why}`);
+                    onDown(why);
                 } else {
                     events.dispatchEvent(Object.assign(new Event(name), { detail }));
                 }
@@ -95,7 +97,9 @@ enum ClientRuntime {
             relay("push", `${globalName}:push`);
             relay("down");
             source.onerror = () => {
-                if (source.readyState === 2) onDown(`lost the dev server at ${dev.endpoint}; reload the page`);
+                if (source.readyState !== 2) return;
+                console.error(`switchboard: lost the dev server at ${dev.endpoint}; reload the page`);
+                onDown(`lost the dev server at ${dev.endpoint}; reload the page`);
             };
             const post = async (name, body) => {
                 const unavailable = (why) => JSON.stringify({ kind: "unavailable", channel: name, message: `${name}: ${why}` });
@@ -130,7 +134,8 @@ enum ClientRuntime {
             const globalName = options.globalName ?? "switchboard";
             const root = isObject(globalThis[globalName]) ? globalThis[globalName] : undefined;
             const table = isObject(contract) && isObject(contract.channels) ? contract.channels : {};
-            const kindOf = (name) => (Object.prototype.hasOwnProperty.call(table, name) ? table[name].kind : undefined);
+            const kindOf = (name) => (Object.prototype.hasOwnProperty.call(table, name) && isObject(table[name])
+                ? table[name].kind : undefined);
             const names = Object.keys(table).filter((name) => ["event", "request", "push"].includes(kindOf(name)));
 
             let manifest = manifestFrom(options.manifest ?? root?.manifest);
@@ -157,13 +162,16 @@ enum ClientRuntime {
                     + "(pass connect({ handlers }) to use the client without the app)";
             }
 
-            // Availability: the transport is up, the channel is in the manifest, and where the manifest
-            // gives the channel's contract digest, it is the page's (unless allowContractSkew).
+            // Availability: the transport is up, the channel is in the manifest (`pushes` lists push channels),
+            // and where the manifest gives the channel's contract digest, it is the page's (unless allowContractSkew).
             const whyNot = (name) => {
                 if (down !== null) return `${name}: ${down}`;
                 if (kindOf(name) === undefined) return `${name}: not a channel of this page's contract`;
                 if (manifest === null) return `${name}: the app has not published its manifest yet (await sb.ready first)`;
-                if (!manifest.channels.includes(name)) return `${name}: not live in the app (not in the manifest's channels)`;
+                const pushes = kindOf(name) === "push" && Array.isArray(manifest.pushes) ? manifest.pushes : [];
+                if (!manifest.channels.includes(name) && !pushes.includes(name)) {
+                    return `${name}: not live in the app (not in the manifest's channels)`;
+                }
                 const theirs = isObject(manifest.contracts) ? manifest.contracts[name] : undefined;
                 const ours = table[name].digest;
                 if (theirs !== undefined && theirs !== ours && !options.allowContractSkew) {
@@ -325,8 +333,10 @@ enum ClientRuntime {
 
         /** What the app publishes as `window.switchboard.manifest` and in `switchboard:manifest` events. */
         export interface Manifest {
-            /** The channels live in the app now. */
+            /** The event and request channels live in the app now. */
             channels: string[];
+            /** The push channels the app declares. */
+            pushes?: string[];
             features: { [feature: string]: boolean };
             /** The digest of the whole contract of the live channels. */
             contract?: string;

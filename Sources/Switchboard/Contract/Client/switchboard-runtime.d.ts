@@ -36,8 +36,10 @@ export declare class SwitchboardError extends Error {
 
 /** What the app publishes as `window.switchboard.manifest` and in `switchboard:manifest` events. */
 export interface Manifest {
-    /** The channels live in the app now. */
+    /** The event and request channels live in the app now. */
     channels: string[];
+    /** The push channels the app declares. */
+    pushes?: string[];
     features: { [feature: string]: boolean };
     /** The digest of the whole contract of the live channels. */
     contract?: string;
