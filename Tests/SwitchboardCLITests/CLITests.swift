@@ -239,7 +239,7 @@ extension CLIEndToEnd {
             let run = try await CLI.run(["manifest"])
             #expect(
                 run.output
-                    == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true},"contract":"sha256:69d5e8aa270234adf08732cdd86fa932babaa20e033f08c92e7f7708affbda15"}"#
+                    == #"{"channels":["addCartLine","productCartClicked","productCartGetState","productCartUpdate","removeCartLine","sdkReady","wishlistEntryUpdate","wishlistGetState"],"features":{"cartButton":true,"freeProductRewards":true,"productCart":true,"wishlist":true},"contract":"sha256:c8d1ae3d6c709dcee854ab1f9f332e8da2bbe095d226c452da19af949e21c9f2","pushes":["cartChanged"],"contracts":{"addCartLine":"sha256:d42125aeb353fd1ba98100ac31aa186e98be779b7e81c11761241cca1d43011f","cartChanged":"sha256:4d447cdd13f05127579029a24d228187187f7ad81646f58433ec815252e0ce77","productCartClicked":"sha256:17d2591fa9f3d04996378281fc1df0edee7c6acc6adf0da1772790f0bbaa3b81","productCartGetState":"sha256:826eed0277cea7b0267cabd37d0624cad3de83933f02337f98caded7c84ff62d","productCartUpdate":"sha256:8ae7f26e5976f8c3a2251e230ed7da7f82b1f737f58ce06f57b34297e1778b7a","removeCartLine":"sha256:fce6c1eff0e6a886eb4f7e7e30deb99bcf28c6afe20ff2983157961f219466ac","sdkReady":"sha256:d90da9d378b694b72dc8c39c039fd48d51b8c5c4f5a6768dbdcf347192b11c0a","wishlistEntryUpdate":"sha256:20b1b84d09f9c3a6b89fde490dafb0010f1d97e16a07e1319724c1711e6278ac","wishlistGetState":"sha256:7c95df30b6517ba9df9497cb3fafa3f86eba0c2f9e50e69b0a89e3efee4f94e3"}}"#
                     + "\n")
             #expect(run.status == 0)
         }
@@ -250,7 +250,7 @@ extension CLIEndToEnd {
             ])
             #expect(
                 run.output
-                    == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false},"contract":"sha256:f4a200a8412c230b6c0a50a919482218273beb9488ae7d80ea5131e40f19c6aa"}"#
+                    == #"{"channels":["addCartLine","productCartUpdate","removeCartLine"],"features":{"cartButton":false,"freeProductRewards":true,"productCart":false,"wishlist":false},"contract":"sha256:4d697534ca95f72403262975a51b690ecc0db61375df05888e90bc7b93599974","pushes":["cartChanged"],"contracts":{"addCartLine":"sha256:d42125aeb353fd1ba98100ac31aa186e98be779b7e81c11761241cca1d43011f","cartChanged":"sha256:4d447cdd13f05127579029a24d228187187f7ad81646f58433ec815252e0ce77","productCartUpdate":"sha256:8ae7f26e5976f8c3a2251e230ed7da7f82b1f737f58ce06f57b34297e1778b7a","removeCartLine":"sha256:fce6c1eff0e6a886eb4f7e7e30deb99bcf28c6afe20ff2983157961f219466ac"}}"#
                     + "\n")
         }
 

@@ -15,7 +15,9 @@ extension CLIEndToEnd {
             let all = try await document([])
             #expect(all["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
             let channels = try #require(all["channels"] as? [String: [String: Any]])
-            #expect(channels.count == 8)
+            #expect(channels.count == 9)
+            #expect(channels["cartChanged"]?["kind"] as? String == "push")
+            #expect((channels["cartChanged"]?["body"] as? [String: Any])?["required"] != nil)
             #expect(channels["sdkReady"]?["kind"] as? String == "event")
             #expect(channels["sdkReady"]?["body"] == nil)
             #expect(channels["productCartGetState"]?["kind"] as? String == "request")
@@ -28,7 +30,11 @@ extension CLIEndToEnd {
             #expect(quantity?["type"] as? String == "integer")
 
             let only = try await document(["--only", "addCartLine,productCartUpdate"])
-            #expect((only["channels"] as? [String: Any]).map { Set($0.keys) } == ["addCartLine", "productCartUpdate"])
+            // The cart changes through these channels, so their push is declared with them.
+            #expect(
+                (only["channels"] as? [String: Any]).map { Set($0.keys) } == [
+                    "addCartLine", "productCartUpdate", "cartChanged",
+                ])
         }
 
         @Test func theManifestsContractChangesWithTheChannels() async throws {

@@ -89,7 +89,7 @@ import Testing
         let registry = FakeRegistry()
         let bridge = RouterBridge(router: router, registry: registry)
         #expect(
-            embeddedManifest(in: registry.script ?? "")
+            embeddedManifest(in: registry.script ?? "")?.core
                 == Manifest(
                     channels: [], features: ["freeProductRewards": false], contract: Contract(types: []).digest))
 
@@ -97,7 +97,7 @@ import Testing
         let remove = router.on(RemoveCartLine.self) { _ in }
         #expect(
             await eventually {
-                embeddedManifest(in: registry.script ?? "")
+                embeddedManifest(in: registry.script ?? "")?.core
                     == Manifest(
                         channels: ["addCartLine", "removeCartLine"], features: ["freeProductRewards": true],
                         contract: Contract(types: [AddCartLine.self, RemoveCartLine.self]).digest)
@@ -106,7 +106,7 @@ import Testing
         remove.cancel()
         #expect(
             await eventually {
-                embeddedManifest(in: registry.script ?? "")?.features == ["freeProductRewards": false]
+                embeddedManifest(in: registry.script ?? "")?.core.features == ["freeProductRewards": false]
             })
         _ = add
     }

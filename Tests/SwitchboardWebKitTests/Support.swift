@@ -118,3 +118,8 @@ func envelope(_ text: String?) -> ErrorEnvelope? {
     guard let text else { return nil }
     return try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(text.utf8))
 }
+
+extension Manifest {
+    /// The manifest's channels, features and whole-contract digest, without pushes and per-channel digests.
+    var core: Manifest { Manifest(channels: channels, features: features, contract: contract) }
+}

@@ -86,6 +86,25 @@ enum ContractDigests {
         return (channels, digest, digests)
     }
 
+    /// The ``Contract/digest`` of the contract of the live channels of `entries`' router and its
+    /// declared pushes (a push on a live channel's name is left out, as ``Contract/init(router:)``
+    /// does), assembled from each channel's kept part.
+    static func digest(of live: Router.LiveChannels, pushes: DeclaredPushes) -> String {
+        var entries: [Router.LiveChannels.Entry] = []
+        live.forEachChannel { entries.append($0) }
+        let names = Set(entries.map(\.key.name))
+        var parts = zip(entries, parts(of: entries)).map { (name: $0.key.name, part: $1) }
+        for (channel, type) in pushes.types where !names.contains(channel.name) {
+            let (entry, definitions) = ContractChannelTypes(push: type).entry()
+            var writer = JSONWriter(escapesLineSeparators: false)
+            writer.key(channel.name)
+            writer.write(entry.document)
+            parts.append((channel.name, Part(bytes: writer.bytes, definitions: definitions)))
+        }
+        parts.sort { $0.name < $1.name }
+        return "sha256:" + SHA256.hex(of: document(parts: parts.map(\.part)))
+    }
+
     /// The digest of a contract of one channel: its kind, schemas and the definitions they use, as
     /// ``Contract/digest`` writes it for that channel alone (what the generated client states).
     static func digest(ofChannelPart part: Part) -> String {

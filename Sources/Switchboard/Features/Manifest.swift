@@ -19,7 +19,8 @@ public struct Manifest: Hashable, Sendable, Codable {
     public var channels: [Channel] { storage.content.channels }
     /// Each declared feature's state.
     public var features: [String: Bool] { storage.content.features }
-    /// The ``Contract/digest`` of the live channels' ``Contract`` (`sha256:…`); `nil` when unknown.
+    /// The ``Contract/digest`` of the router's ``Contract`` (`sha256:…`): its live channels and
+    /// declared pushes (``Contract/init(router:)``); `nil` when unknown.
     public var contract: String? { storage.content.contract }
     /// The push channels the app declared (``Router/declare(push:)``), sorted: what it may send
     /// the page.

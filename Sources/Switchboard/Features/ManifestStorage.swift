@@ -52,6 +52,8 @@ final class ManifestStorage: Sendable {
         var (channels, digest, digests) = ContractDigests.liveChannels(of: source.live, perChannel: true)
         let pushes = source.pushes.channels
         if !pushes.isEmpty {
+            // The whole contract's digest covers the pushes too, as `Contract(router:)` does.
+            digest = ContractDigests.digest(of: source.live, pushes: source.pushes)
             let contract = Contract(pushes: source.pushes)
             for channel in pushes where digests[channel.name] == nil {
                 digests[channel.name] = contract.restricted(to: [channel]).digest

@@ -91,7 +91,7 @@ struct Points: Request, Encodable {
         #expect(client.javaScript.contains("export function connect(options)"))
         #expect(client.javaScript.contains(#""pointsChanged":{"kind":"push""#))
         #expect(client.typeScript.contains("pointsChanged: PointsChangedBody;"))
-        #expect(client.typeScript.contains("points: [void, PointsReply];"))
+        #expect(client.typeScript.contains("points: [PointsBody, PointsReply];"))
         #expect(client.typeScript.contains("joined: JoinedBody;"))
         #expect(
             client.typeScript.contains(
