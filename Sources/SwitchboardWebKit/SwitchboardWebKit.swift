@@ -33,13 +33,13 @@ import Switchboard
         /// let webView = WKWebView(frame: .zero, configuration: configuration)
         /// ```
         /// Keep the bridge for as long as the page should reach the router; release
-        /// it (or call ``RouterBridge/stop()``) to remove the handlers and the script.
+        /// it (or call `RouterBridge.stop()`) to remove the handlers and the script.
         ///
         /// One bridge drives a content controller's world at a time: a second bridge on
         /// the same controller and world takes over (the first stops and removes its
         /// handlers before the second adds its own), so WebKit never sees a handler name
         /// twice. Names of handlers the app adds to the controller itself go in
-        /// `reservedNames`: the bridge never adds them (see ``RouterBridge/conflictingNames``).
+        /// `reservedNames`: the bridge never adds them (see `RouterBridge.conflictingNames`).
         ///
         /// Each message is routed with its sender, read from `WKScriptMessage.frameInfo`
         /// (`securityOrigin` and `isMainFrame`), so the router's `OriginPolicy` decides

@@ -178,6 +178,16 @@ public final class _PostedMessage: @unchecked Sendable {
         return nil
     }
 
+    /// STUB-ONLY: the rejection parsed as Switchboard's error envelope (`{"kind","channel","message"}`),
+    /// as the page client reads it: its kind and message.
+    public var envelope: (kind: String, message: String)? {
+        guard let text = errorMessage,
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let kind = object["kind"] as? String, let message = object["message"] as? String
+        else { return nil }
+        return (kind, message)
+    }
+
     public var isPending: Bool {
         if case .pending = result { return true }
         return false

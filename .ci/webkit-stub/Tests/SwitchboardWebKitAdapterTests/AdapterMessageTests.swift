@@ -77,7 +77,7 @@ import WebKit
             let post = try #require(controller._deliver(name: name, body: body, frameInfo: frame()), "\(name)")
             #expect(await eventually { !post.isPending }, "\(name)")
             #expect(post.value == nil, "\(name)")
-            #expect(post.errorMessage?.hasPrefix(prefix) == true, "\(name): \(post.errorMessage ?? "nil")")
+            #expect(post.envelope?.message.hasPrefix(prefix) == true, "\(name): \(post.errorMessage ?? "nil")")
             #expect(post.replyCalls == 1, "\(name)")
         }
         _ = (bridge, tokens)
@@ -106,7 +106,10 @@ import WebKit
             reply.withLock { $0 = ($0.0 + 1, error) }
         }
         #expect(await eventually { reply.withLock { $0.0 } == 1 })
-        #expect(reply.withLock { $0.1 } == "addCartLine: the Switchboard bridge is stopped")
+        #expect(
+            reply.withLock { $0.1 }
+                == #"{"kind":"unavailable","channel":"addCartLine","message":"addCartLine: the Switchboard bridge is stopped"}"#
+        )
         #expect(received.lines.withLock { $0 }.isEmpty)
         _ = tokens
     }
@@ -119,7 +122,8 @@ import WebKit
         let bridge = RouterBridge(router: router, userContentController: controller)
         let post = try #require(controller._deliver(name: "cartTotal", body: ["currency": "EUR"], frameInfo: frame()))
         #expect(await eventually { !post.isPending })
-        #expect(post.errorMessage == RequestFailure.timedOut("cartTotal", after: .milliseconds(20)).message)
+        #expect(post.envelope?.message == RequestFailure.timedOut("cartTotal", after: .milliseconds(20)).message)
+        #expect(post.envelope?.kind == "timedOut")
         #expect(post.replyCalls == 1)
         _ = (bridge, token)
     }
