@@ -161,7 +161,8 @@ struct ReferencePaths {
         case .failed:
             // Same text, or the CLI's with the failure's kind and channel in front.
             if let mine = outcome.error, let theirs = expected.error {
-                same = same && mine.message.hasSuffix(theirs.message) && mine.kind == theirs.kind
+                same =
+                    same && mine.message.hasSuffix(theirs.message) && mine.kind == theirs.kind
                     && mine.channel == theirs.channel
             } else {
                 same = false

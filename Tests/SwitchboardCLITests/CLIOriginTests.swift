@@ -41,7 +41,8 @@ extension CLIEndToEnd {
             #expect(message.hasPrefix("sdkReady: rejected: origin https://shop.example.com.evil.net is not allowed"))
             #expect(
                 run.outputLines[1].hasPrefix(
-                    #"{"line":2,"id":"b","name":"sdkReady","outcome":"rejected","error":{"kind":"rejected","channel":"sdkReady","message":"#))
+                    #"{"line":2,"id":"b","name":"sdkReady","outcome":"rejected","error":{"kind":"rejected","channel":"sdkReady","message":"#
+                ))
             #expect(
                 run.errors.contains(
                     "6 messages: 2 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 4 rejected ("))

@@ -64,7 +64,8 @@ import Testing
         #expect(contract.restricted(to: Set(ReferenceCommerce.channels)) == Contract(types: Self.types))
         #expect(Set(contract.channels.keys) == Set(ReferenceCommerce.channels + [CartChanged.channel]))
         #expect(contract.channels["cartChanged"]?.kind == .push)
-        #expect(contract.channels["cartChanged"]?.body?.json["required"] == ["offers", "price", "priceCurrency", "lines"])
+        #expect(
+            contract.channels["cartChanged"]?.body?.json["required"] == ["offers", "price", "priceCurrency", "lines"])
         #expect(contract.channels["sdkReady"] == Contract.Entry(kind: .event, body: nil, reply: nil))
         #expect(contract.channels["productCartGetState"]?.kind == .request)
         #expect(contract.channels["productCartGetState"]?.body == nil)

@@ -81,7 +81,8 @@ import Testing
         #expect(await eventually { box.calls == 1 })
         #expect(box.valueJSON == nil)
         #expect(
-            envelope(box.error)?.message.hasPrefix("addCartLine: rejected: origin https://ads.example.net is not allowed")
+            envelope(box.error)?.message.hasPrefix(
+                "addCartLine: rejected: origin https://ads.example.net is not allowed")
                 == true)
         #expect(envelope(box.error)?.kind == .rejected)
         #expect(envelope(box.error)?.channel == "addCartLine")

@@ -131,7 +131,8 @@ import Testing
         #expect(box.valueJSON == nil)
         #expect(
             envelope(box.error)
-                == ErrorEnvelope(kind: .unavailable, channel: "ping", message: "ping: the Switchboard bridge is stopped"))
+                == ErrorEnvelope(
+                    kind: .unavailable, channel: "ping", message: "ping: the Switchboard bridge is stopped"))
         #expect(registry.misuses.isEmpty)
         _ = (ping, later)
     }

@@ -88,7 +88,8 @@ final class BridgeHolder: @unchecked Sendable {
             envelope(box.error)
                 == ErrorEnvelope(
                     kind: .unavailable, channel: "ping",
-                    message: "ping: the Switchboard bridge is stopped (another bridge took over its content controller)"))
+                    message: "ping: the Switchboard bridge is stopped (another bridge took over its content controller)"
+                ))
         #expect(delivered.withLock { $0 } == 0)
 
         let add = firstRouter.on(AddCartLine.self) { _ in }

@@ -79,12 +79,19 @@ import Testing
             return (sink.lines, sink.flushes, session.summary)
         }
         #expect(lines.count == 4)
-        #expect(lines[0].hasPrefix(#"{"line":3,"name":"addToBasket","outcome":"failed","error":{"kind":"failed","channel":"addToBasket","message":""#))
+        #expect(
+            lines[0].hasPrefix(
+                #"{"line":3,"name":"addToBasket","outcome":"failed","error":{"kind":"failed","channel":"addToBasket","message":""#
+            ))
         #expect(lines[0].contains("a quantity below 1"))
-        #expect(lines[1].hasPrefix(#"{"line":4,"name":"addToBasket","outcome":"invalid","error":{"kind":"invalid","channel":"addToBasket","path":"body.sku","#))
+        #expect(
+            lines[1].hasPrefix(
+                #"{"line":4,"name":"addToBasket","outcome":"invalid","error":{"kind":"invalid","channel":"addToBasket","path":"body.sku","#
+            ))
         // jsonLine ends with its newline.
         #expect(lines[2] == #"{"line":6,"name":"nobody","outcome":"unhandled"}"# + "\n")
-        #expect(lines[3].hasPrefix(#"{"line":7,"outcome":"malformed","error":{"kind":"invalid","message":"not valid JSON"#))
+        #expect(
+            lines[3].hasPrefix(#"{"line":7,"outcome":"malformed","error":{"kind":"invalid","message":"not valid JSON"#))
         #expect(flushes == 1)
         #expect(summary.total == 7)
         #expect(summary[.handled] == 2)

@@ -12,7 +12,8 @@ public struct PageScript: Sendable {
 
     /// Creates a call.
     public init(
-        source: String, arguments: [String: JSONValue], admits: @escaping @Sendable (MessageSender) -> Bool = { _ in true }
+        source: String, arguments: [String: JSONValue],
+        admits: @escaping @Sendable (MessageSender) -> Bool = { _ in true }
     ) {
         self.source = source
         self.arguments = arguments

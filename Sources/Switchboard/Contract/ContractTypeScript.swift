@@ -110,7 +110,8 @@ struct ContractTypeScript {
         lines.append("export interface Channels {")
         for entry in channels where entry.kind != .push {
             lines.append(
-                "  \(ContractTypeScript.propertyName(entry.channel.name)): { body: \(entry.body); reply: \(entry.reply) };")
+                "  \(ContractTypeScript.propertyName(entry.channel.name)): { body: \(entry.body); reply: \(entry.reply) };"
+            )
         }
         lines.append("}")
         lines.append("")
@@ -122,7 +123,8 @@ struct ContractTypeScript {
         lines.append("}")
         lines.append("")
         lines.append(
-            "/** `window.webkit.messageHandlers`, typed by channel; a channel's handler exists only while it is live. */")
+            "/** `window.webkit.messageHandlers`, typed by channel; a channel's handler exists only while it is live. */"
+        )
         lines.append("export type MessageHandlers = {")
         lines.append(
             "  [Name in keyof Channels]?: { postMessage(body: Channels[Name][\"body\"]): Promise<Channels[Name][\"reply\"]> };"

@@ -16,7 +16,8 @@ struct OutOfStock: Error, Encodable {
         (
             .rejected(
                 "c",
-                PolicyRejection(channel: "c", sender: .unknown, reason: .unknownOrigin, policy: OriginPolicy(allowed: []))),
+                PolicyRejection(
+                    channel: "c", sender: .unknown, reason: .unknownOrigin, policy: OriginPolicy(allowed: []))),
             .rejected
         ),
         (.responderFailed("c", message: "m"), .failed),

@@ -67,7 +67,8 @@ open class WKWebView: NSObject {
 
     public func callAsyncJavaScript(
         _ functionBody: String, arguments: [String: Any] = [:], in frame: WKFrameInfo?,
-        in contentWorld: WKContentWorld, completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil
+        in contentWorld: WKContentWorld,
+        completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil
     ) {
         _called.append((functionBody, arguments, contentWorld))
         completionHandler?(.success(NSNull()))

@@ -86,10 +86,12 @@ public struct ContractClient: Sendable, Hashable {
             }
             return members.isEmpty ? "{}" : "{\n" + members.joined(separator: "\n") + "\n  }"
         }
-        lines.append("/** The contract this client was built against: its digest and each channel's kind and digest. */")
+        lines.append(
+            "/** The contract this client was built against: its digest and each channel's kind and digest. */")
         lines.append("export declare const contract: ContractTable;")
         lines.append("")
-        lines.append("/** The event channels (name: body), request channels (name: [body, reply]) and push channels. */")
+        lines.append(
+            "/** The event channels (name: body), request channels (name: [body, reply]) and push channels. */")
         lines.append("export type Events = \(map(.event) { $0.body });")
         lines.append("export type Requests = \(map(.request) { "[\($0.body), \($0.reply)]" });")
         lines.append("export type Pushes = \(map(.push) { $0.body });")
