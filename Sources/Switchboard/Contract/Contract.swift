@@ -297,6 +297,18 @@ enum DerivedSchemas {
     /// The body schema of a push type: derived when it is `Decodable`, its ``ContractDescribable``
     /// schema otherwise, else marked underivable.
     static func body(ofPush type: any Push.Type) -> Derived {
+        schema(of: type, what: "a push body")
+    }
+
+    /// The reply schema of a request type.
+    static func reply(of type: any Request.Type) -> Derived {
+        func replyType<R: Request>(_: R.Type) -> Any.Type { R.Reply.self }
+        return schema(of: replyType(type), what: "a reply")
+    }
+
+    /// The schema of a type the app sends (`what`: a reply, a push body): derived when it is
+    /// `Decodable`, its ``ContractDescribable`` schema otherwise, else marked underivable.
+    private static func schema(of type: Any.Type, what: String) -> Derived {
         if let decodable = type as? any Decodable.Type { return derived(decodable) }
         if let described = type as? any ContractDescribable.Type, let schema = described.contractSchema {
             return Derived(schema: schema.json, definitions: [:])
@@ -304,23 +316,7 @@ enum DerivedSchemas {
         let name = SchemaDeriver.displayName(of: type)
         return Derived(
             schema: JSONSchema.underivable(
-                "\(name): a push body that is not Decodable needs a contractSchema (ContractDescribable)"
-            ).json,
-            definitions: [:])
-    }
-
-    /// The reply schema of a request type.
-    static func reply(of type: any Request.Type) -> Derived {
-        func replyType<R: Request>(_: R.Type) -> Any.Type { R.Reply.self }
-        let reply = replyType(type)
-        if let decodable = reply as? any Decodable.Type { return derived(decodable) }
-        if let described = reply as? any ContractDescribable.Type, let schema = described.contractSchema {
-            return Derived(schema: schema.json, definitions: [:])
-        }
-        let name = SchemaDeriver.displayName(of: reply)
-        return Derived(
-            schema: JSONSchema.underivable(
-                "\(name): a reply that is not Decodable needs a contractSchema (ContractDescribable)"
+                "\(name): \(what) that is not Decodable needs a contractSchema (ContractDescribable)"
             ).json,
             definitions: [:])
     }

@@ -88,6 +88,20 @@ struct ContractTypeScript {
         return channels
     }
 
+    /// `JSONValue`'s declaration, then each of `declarations`, each followed by an empty line.
+    static func declarationLines(_ declarations: [String]) -> [String] {
+        var lines = [
+            "/** Any JSON value. */",
+            "export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };",
+            "",
+        ]
+        for declaration in declarations {
+            lines.append(declaration)
+            lines.append("")
+        }
+        return lines
+    }
+
     private mutating func module() -> String {
         let channels = prepare()
         let digest = contract.digest
@@ -98,14 +112,8 @@ struct ContractTypeScript {
             "/** The digest of the contract these declarations describe; compare with the manifest's `contract`. */",
             "export const contract = \(ContractTypeScript.literal(.string(digest)));",
             "",
-            "/** Any JSON value. */",
-            "export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };",
-            "",
         ]
-        for declaration in declarations {
-            lines.append(declaration)
-            lines.append("")
-        }
+        lines.append(contentsOf: ContractTypeScript.declarationLines(declarations))
         lines.append("/** Every channel the page sends on: the body it takes and the reply it answers with. */")
         lines.append("export interface Channels {")
         for entry in channels where entry.kind != .push {

@@ -93,9 +93,16 @@ private let rewards = Feature("freeProductRewards", needs: AddCartLine.channel, 
         let add = router.on(AddCartLine.self) { _ in }
         let ready = router.on(Ready.self) { _ in }
         let contract = try #require(router.manifest.contract)
+        let digests = router.manifest.contracts
+        let addDigest = try #require(digests["addCartLine"])
+        let removeDigest = try #require(digests["removeCartLine"])
+        let readyDigest = try #require(digests["sdkReady"])
+        let perChannel =
+            #""contracts":{"addCartLine":"\#(addDigest)","removeCartLine":"\#(removeDigest)","sdkReady":"\#(readyDigest)"}"#
         let expected =
             #"{"channels":["addCartLine","removeCartLine","sdkReady"],"#
-            + #""features":{"alpha":true,"freeProductRewards":true,"zeta":true},"contract":"\#(contract)"}"#
+            + #""features":{"alpha":true,"freeProductRewards":true,"zeta":true},"contract":"\#(contract)","#
+            + perChannel + "}"
         // Switchboard's encoder keeps encode order, so the text is the same every time.
         let json = String(decoding: try BodyEncoder().encodeJSON(router.manifest), as: UTF8.self)
         #expect(json == expected)
@@ -104,6 +111,7 @@ private let rewards = Feature("freeProductRewards", needs: AddCartLine.channel, 
         encoder.outputFormatting = .sortedKeys
         let sorted =
             #"{"channels":["addCartLine","removeCartLine","sdkReady"],"contract":"\#(contract)","#
+            + perChannel + ","
             + #""features":{"alpha":true,"freeProductRewards":true,"zeta":true}}"#
         #expect(String(decoding: try encoder.encode(router.manifest), as: UTF8.self) == sorted)
         let decoded = try JSONDecoder().decode(Manifest.self, from: Data(json.utf8))

@@ -147,7 +147,9 @@ private final class Canary: Sendable {}
         router.declare(Feature("shaping", needs: "shaped"))
         let token = router.on(Shaped.self) { _ in }
         let live = router.manifest
-        let made = Manifest(channels: ["shaped"], features: ["shaping": true], contract: live.contract)
+        let made = Manifest(
+            channels: ["shaped"], features: ["shaping": true], contract: live.contract, contracts: live.contracts)
+        #expect(live.contracts.keys.sorted() == ["shaped"])
         #expect(live == made && made == live)
         #expect(live.hashValue == made.hashValue)
         #expect(Set([live, made, router.manifest]).count == 1)
