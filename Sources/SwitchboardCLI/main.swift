@@ -31,14 +31,18 @@ let maxDepthCeiling = 4096
 let usage = """
     USAGE: \(programName) [OPTIONS] [PATH ...]
            \(programName) manifest [--only CHANNEL[,CHANNEL...]]
-           \(programName) schema [--only CHANNEL[,CHANNEL...]] [--typescript]
+           \(programName) schema [--only CHANNEL[,CHANNEL...]] [--typescript | --write DIR]
+           \(programName) schema diff OLD NEW | DIR [--format text|json] [--fail-on-unknown]
 
     Routes wire messages ({"name": ..., "body": ..., "id": ...}) through one router
     with the reference commerce handlers, in order, and writes one NDJSON outcome
     line per message to stdout: handled, replied, failed, invalid, unhandled,
     malformed or rejected. A summary goes to stderr. `manifest` prints what the web
     side is told (channels, features, the contract's digest); `schema` prints the
-    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript.
+    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript,
+    or records it as DIR/VERSION.json with --write; `schema diff` compares two contract
+    documents (or the newest two in DIR, by version) and classifies every change as
+    breaking, compatible or unknown by the direction its values travel.
 
     ARGUMENTS:
       PATH                  a .ndjson file (one message per line), a .json file (one
@@ -49,6 +53,12 @@ let usage = """
     OPTIONS:
       --only CHANNEL[,...]  install only these reference handlers (repeatable)
       --typescript          schema: print TypeScript declarations instead
+      --write DIR           schema: write the contract to DIR/\(version).json (the
+                            version of this release), creating DIR if needed
+      --format text|json    schema diff: one line per change, breaking first (text,
+                            the default), or {"breaking":[...],"compatible":[...],
+                            "unknown":[...]} (json)
+      --fail-on-unknown     schema diff: exit 1 when a change is unknown, too
       --max-line-bytes N    the longest input line accepted (default 1048576)
       --max-depth N         the deepest nesting of arrays and objects accepted
                             in a message (default 512, at most 4096)
@@ -72,7 +82,9 @@ let usage = """
     CHANNELS: \(ReferenceCommerce.channels.map(\.name).joined(separator: ", "))
 
     EXIT STATUS: 0 when every message was handled or replied, 1 when any was not
-    (rejected included), 2 for a usage error.
+    (rejected included), 2 for a usage error. schema diff: 0 when nothing breaks
+    (also for a DIR holding one contract: nothing to compare), 1 when something does,
+    2 for unreadable input or a usage error.
 
     """
 
@@ -94,6 +106,13 @@ struct Invocation {
     var quiet = false
     var readAhead = true
     var typeScript = false
+    /// `schema diff`: compare contract documents instead of printing one.
+    var diff = false
+    var diffFormat = DiffFormat.text
+    var failsOnUnknown = false
+    var formatGiven = false
+    /// `schema --write DIR`.
+    var writeDirectory: String?
     var allowedOrigins: [OriginPattern] = []
     var allowsSubframes = false
     var paths: [String] = []
@@ -129,6 +148,10 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
     if rest.first == "manifest" || rest.first == "schema" {
         invocation.command = rest.first == "manifest" ? .manifest : .schema
         rest = rest.dropFirst()
+        if invocation.command == .schema && rest.first == "diff" {
+            invocation.diff = true
+            rest = rest.dropFirst()
+        }
     }
     var optionsEnded = false
     while let position = rest.indices.first, let argument = rest.popFirst() {
@@ -175,6 +198,18 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
         case "--typescript":
             try flag()
             invocation.typeScript = true
+        case "--write":
+            invocation.writeDirectory = try value()
+        case "--format":
+            let text = try value()
+            guard let format = DiffFormat(rawValue: text) else {
+                throw UsageError(message: "--format: expected text or json, got \"\(text)\"")
+            }
+            invocation.diffFormat = format
+            invocation.formatGiven = true
+        case "--fail-on-unknown":
+            try flag()
+            invocation.failsOnUnknown = true
         case "--allow-origin":
             let text = try value()
             do {
@@ -226,7 +261,8 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
             throw UsageError(message: "unknown option \(name)")
         }
     }
-    if invocation.command == .manifest || invocation.command == .schema {
+    try checkSchemaOptions(invocation)
+    if invocation.command == .manifest || (invocation.command == .schema && !invocation.diff) {
         if !invocation.paths.isEmpty { throw UsageError(message: "\(invocation.command) takes no PATH") }
     }
     if invocation.typeScript && invocation.command != .schema {
@@ -300,6 +336,7 @@ func main() -> Int32 {
     case .manifest, .run, .schema:
         break
     }
+    if invocation.diff { return runSchemaDiff(invocation) }
 
     let router = Router(
         options: RouterOptions(
@@ -314,6 +351,9 @@ func main() -> Int32 {
     }
     defer { withExtendedLifetime(commerce) {} }
 
+    if let directory = invocation.writeDirectory {
+        return writeContract(Contract(router: router), to: directory, quiet: invocation.quiet)
+    }
     if invocation.command == .manifest || invocation.command == .schema {
         let text =
             invocation.command == .manifest

@@ -40,8 +40,9 @@ extension SchemaComparison {
                     changes.append(
                         SchemaChange(
                             .narrowed, "\(name) narrowed from \(before.text) to \(after.text)",
-                            witness: .values([before.value].filter { _ in !before.exclusive }.map(JSONValue.number)
-                                + Self.outside(after, lower: lower)),
+                            witness: .values(
+                                Self.outside(after, lower: lower)
+                                    + [before.value].filter { _ in !before.exclusive }.map(JSONValue.number)),
                             old: old, new: new))
                 } else if tighter < 0 {
                     changes.append(

@@ -96,8 +96,8 @@ final class SchemaComparison {
             if let changes = compareComposition(oldNode, newNode, oldKeywords, newKeywords, old, new, depth) {
                 return changes
             }
+            if let changes = compareListedValues(oldNode, newNode, old, new) { return changes }
             var changes = compareTypes(oldNode, newNode, old, new)
-            changes += compareValues(oldNode, newNode, old, new)
             let both = oldNode.types.intersection(newNode.types)
             if both.contains("integer") || both.contains("number") {
                 changes += compareNumbers(oldKeywords, newKeywords, old, new)
@@ -196,8 +196,6 @@ final class SchemaComparison {
     private func compareTypes(_ oldNode: SchemaNode, _ newNode: SchemaNode, _ old: JSONValue, _ new: JSONValue)
         -> [SchemaChange]
     {
-        // With `enum` or `const` on both sides, the values' comparison says it.
-        if oldNode.allowedValues != nil && newNode.allowedValues != nil { return [] }
         let oldTypes = oldNode.types
         let newTypes = newNode.types
         let removed = oldTypes.subtracting(newTypes)
@@ -215,42 +213,45 @@ final class SchemaComparison {
         return [SchemaChange(.changed, "type changed from \(from) to \(to)", witness: witness, old: old, new: new)]
     }
 
-    private func compareValues(_ oldNode: SchemaNode, _ newNode: SchemaNode, _ old: JSONValue, _ new: JSONValue)
-        -> [SchemaChange]
-    {
+    /// Where a side lists its values (`enum`, `const`), the exact difference: each listed value
+    /// is checked against the other side's whole schema with ``SchemaValidator``, so that a
+    /// keyword that refuses none of them (a `minLength` every case meets) is no change.
+    private func compareListedValues(
+        _ oldNode: SchemaNode, _ newNode: SchemaNode, _ old: JSONValue, _ new: JSONValue
+    ) -> [SchemaChange]? {
         let oldValues = oldNode.allowedValues
         let newValues = newNode.allowedValues
+        guard oldValues != nil || newValues != nil else { return nil }
+        let oldValidator = SchemaValidator(definitions: oldDefinitions)
+        let newValidator = SchemaValidator(definitions: newDefinitions)
+        let refused = oldValues?.filter { newValidator.problem($0, new) != nil } ?? []
+        let admitted = newValues?.filter { oldValidator.problem($0, old) != nil } ?? []
+        let gone = "\(JSONValue.array(refused)) no longer accepted"
         switch (oldValues, newValues) {
-        case (nil, nil):
-            return []
-        case (nil, let values?):
+        case (let listed?, nil):
+            let text = "enum removed (was \(JSONValue.array(listed)))"
+            if refused.isEmpty { return [SchemaChange(.widened, text, old: old, new: new)] }
+            return [SchemaChange(.changed, "\(text); \(gone)", witness: .values(refused), old: old, new: new)]
+        case (nil, let listed?):
+            let text = "enum added: only \(JSONValue.array(listed)) accepted"
+            if admitted.isEmpty { return [SchemaChange(.narrowed, text, witness: .search, old: old, new: new)] }
             return [
                 SchemaChange(
-                    .narrowed, "enum added: only \(JSONValue.array(values)) accepted", witness: .search, old: old,
-                    new: new)
+                    .changed, "\(text); \(JSONValue.array(admitted)) added", witness: .search, old: old, new: new)
             ]
-        case (let values?, nil):
-            return [SchemaChange(.widened, "enum removed (was \(JSONValue.array(values)))", old: old, new: new)]
-        case (let oldValues?, let newValues?):
-            let removed = oldValues.filter { value in
-                !newValues.contains { SchemaValidator.equal($0, value) }
+        default:
+            let added = "\(JSONValue.array(admitted)) added"
+            switch (refused.isEmpty, admitted.isEmpty) {
+            case (true, true): return []
+            case (false, true):
+                return [SchemaChange(.narrowed, "enum narrowed: \(gone)", witness: .values(refused), old: old, new: new)]
+            case (true, false): return [SchemaChange(.widened, "enum widened: \(added)", old: old, new: new)]
+            case (false, false):
+                return [
+                    SchemaChange(
+                        .changed, "enum changed: \(gone), \(added)", witness: .values(refused), old: old, new: new)
+                ]
             }
-            let added = newValues.filter { value in
-                !oldValues.contains { SchemaValidator.equal($0, value) }
-            }
-            if removed.isEmpty && added.isEmpty { return [] }
-            let gone = "\(JSONValue.array(removed)) no longer accepted"
-            let extra = "\(JSONValue.array(added)) added"
-            if added.isEmpty {
-                return [SchemaChange(.narrowed, "enum narrowed: \(gone)", witness: .values(removed), old: old, new: new)]
-            }
-            if removed.isEmpty {
-                return [SchemaChange(.widened, "enum widened: \(extra)", old: old, new: new)]
-            }
-            return [
-                SchemaChange(
-                    .changed, "enum changed: \(gone), \(extra)", witness: .values(removed), old: old, new: new)
-            ]
         }
     }
 
