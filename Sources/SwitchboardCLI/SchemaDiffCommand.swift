@@ -46,7 +46,8 @@ func runSchemaDiff(_ invocation: Invocation) -> Int32 {
             let recordings = try RecordedContracts(directory: directory).recordings()
             guard recordings.count >= 2 else {
                 if recordings.isEmpty {
-                    writeStandardError("\(programName): schema diff: \(directory): no recorded contract (VERSION.json)\n")
+                    writeStandardError(
+                        "\(programName): schema diff: \(directory): no recorded contract (VERSION.json)\n")
                     return 2
                 }
                 if !invocation.quiet {
@@ -80,7 +81,8 @@ func runSchemaDiff(_ invocation: Invocation) -> Int32 {
 /// Writes the contract as DIR/VERSION.json (the version of this release): 0, or 1 when it cannot.
 func writeContract(_ contract: Contract, to directory: String, quiet: Bool) -> Int32 {
     guard let release = SemanticVersion(version) else {
-        writeStandardError("\(programName): schema --write: this build's version \(version) is not a semantic version\n")
+        writeStandardError(
+            "\(programName): schema --write: this build's version \(version) is not a semantic version\n")
         return 2
     }
     do {

@@ -101,7 +101,8 @@ extension CLIEndToEnd {
 
         @Test func unreadableInputExitsTwoWithTheReason() async throws {
             let folder = try directory([
-                "good.json": Self.old, "text.json": "not json", "kind.json": "{\"channels\":{\"a\":{\"kind\":\"stream\"}}}",
+                "good.json": Self.old, "text.json": "not json",
+                "kind.json": "{\"channels\":{\"a\":{\"kind\":\"stream\"}}}",
             ])
             defer { try? FileManager.default.removeItem(at: folder) }
             let cases: [([String], String)] = [
@@ -110,7 +111,8 @@ extension CLIEndToEnd {
                 (["kind.json", "good.json"], "kind.json: channel \"a\": unknown kind \"stream\""),
                 (["empty"], "no recorded contract"),
             ]
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
             for (paths, reason) in cases {
                 let run = try await CLI.run(["schema", "diff"] + paths, in: folder)
                 #expect(run.status == 2, "\(paths)")
@@ -139,7 +141,8 @@ extension CLIEndToEnd {
             let write = try await CLI.run(["schema", "--write", "contracts"], in: folder)
             #expect(write.status == 0, "\(write.errors)")
             let version = try #require(
-                try await CLI.run(["--version"]).output.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+                try await CLI.run(["--version"]).output.split(separator: " ").last?.trimmingCharacters(
+                    in: .whitespacesAndNewlines))
             let recorded = folder.appendingPathComponent("contracts/\(version).json")
             let schema = try await CLI.run(["schema"])
             #expect(try Data(contentsOf: recorded) == schema.stdout)
@@ -159,10 +162,12 @@ extension CLIEndToEnd {
             var channels = try #require(document["channels"] as? [String: Any])
             channels["retired"] = ["kind": "event", "body": ["type": "object"]]
             document["channels"] = channels
-            try JSONSerialization.data(withJSONObject: document).write(to: folder.appendingPathComponent("contracts/0.0.10.json"))
+            try JSONSerialization.data(withJSONObject: document).write(
+                to: folder.appendingPathComponent("contracts/0.0.10.json"))
             channels["ancient"] = ["kind": "event"]
             document["channels"] = channels
-            try JSONSerialization.data(withJSONObject: document).write(to: folder.appendingPathComponent("contracts/0.0.9.json"))
+            try JSONSerialization.data(withJSONObject: document).write(
+                to: folder.appendingPathComponent("contracts/0.0.9.json"))
             let run = try await CLI.run(["schema", "diff", "contracts"], in: folder)
             #expect(run.status == 1)
             #expect(run.output == "breaking retired page-to-app (root): channel removed (was event); example: {}\n")

@@ -63,7 +63,9 @@ package struct SchemaValidator {
         }
         if case .array(let branches)? = keywords["oneOf"] {
             let matching = branches.lazy.filter { problem(value, $0, path: path, depth: depth + 1) == nil }.prefix(2)
-            if matching.count != 1 { return "\(path): matches \(matching.isEmpty ? "no" : "more than one") branch of oneOf" }
+            if matching.count != 1 {
+                return "\(path): matches \(matching.isEmpty ? "no" : "more than one") branch of oneOf"
+            }
         }
         if case .object(let members) = value {
             return objectProblem(members, keywords, path, depth)

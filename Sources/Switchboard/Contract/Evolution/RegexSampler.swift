@@ -32,7 +32,9 @@ struct RegexSampler {
         return String(text)
     }
 
-    private static func emit(_ node: Node, into text: inout String.UnicodeScalarView, random: inout SeededRandom, budget: Int) {
+    private static func emit(
+        _ node: Node, into text: inout String.UnicodeScalarView, random: inout SeededRandom, budget: Int
+    ) {
         guard budget > 0 else { return }
         switch node {
         case .empty:

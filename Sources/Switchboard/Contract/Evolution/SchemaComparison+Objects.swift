@@ -37,7 +37,8 @@ extension SchemaComparison {
                     change(.narrowed, pageSends ? "key newly required" : "key now always sent", key, .withoutKey(key))
                 } else if wasRequired && !isRequired {
                     change(
-                        .widened, pageSends ? "requirement dropped: key now optional" : "key made optional: may be left out",
+                        .widened,
+                        pageSends ? "requirement dropped: key now optional" : "key made optional: may be left out",
                         key, nil)
                 }
                 below(key, oldSchema, newSchema)
@@ -46,7 +47,8 @@ extension SchemaComparison {
                     if newOthers == false {
                         change(.narrowed, "key no longer accepted (additionalProperties is false)", key, .withKey(key))
                     } else {
-                        change(.widened, "\(wasRequired ? "required" : "optional") key removed: no longer read", key, nil)
+                        change(
+                            .widened, "\(wasRequired ? "required" : "optional") key removed: no longer read", key, nil)
                         if newOthers.objectValue != nil { below(key, oldSchema, newOthers) }
                     }
                 } else {
@@ -110,7 +112,9 @@ extension SchemaComparison {
                     old: old, new: new)
             ]
         case (true, false):
-            return [SchemaChange(.widened, "additionalProperties opened: keys not listed are accepted", old: old, new: new)]
+            return [
+                SchemaChange(.widened, "additionalProperties opened: keys not listed are accepted", old: old, new: new)
+            ]
         case (false, false):
             return compare(oldOthers, newOthers, depth: depth + 1).map { $0.below(.member) }
         }
@@ -140,9 +144,11 @@ extension SchemaComparison {
         if !oldUnique && newUnique {
             changes.append(
                 SchemaChange(
-                    .narrowed, "uniqueItems added: repeated elements refused", witness: .lengths([2]), old: old, new: new))
+                    .narrowed, "uniqueItems added: repeated elements refused", witness: .lengths([2]), old: old,
+                    new: new))
         } else if oldUnique && !newUnique {
-            changes.append(SchemaChange(.widened, "uniqueItems removed: repeated elements accepted", old: old, new: new))
+            changes.append(
+                SchemaChange(.widened, "uniqueItems removed: repeated elements accepted", old: old, new: new))
         }
         return changes
     }
@@ -174,7 +180,8 @@ extension SchemaComparison {
         switch (oldUpper, newUpper) {
         case (nil, let added?):
             changes.append(
-                SchemaChange(.narrowed, "\(upper) added: \(added)", witness: maximumWitness(added + 1), old: old, new: new))
+                SchemaChange(
+                    .narrowed, "\(upper) added: \(added)", witness: maximumWitness(added + 1), old: old, new: new))
         case (let removed?, nil):
             changes.append(SchemaChange(.widened, "\(upper) removed (was \(removed))", old: old, new: new))
         case (let before?, let after?) where after < before:

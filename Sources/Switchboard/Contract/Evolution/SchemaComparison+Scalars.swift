@@ -46,7 +46,8 @@ extension SchemaComparison {
                             old: old, new: new))
                 } else if tighter < 0 {
                     changes.append(
-                        SchemaChange(.widened, "\(name) widened from \(before.text) to \(after.text)", old: old, new: new))
+                        SchemaChange(
+                            .widened, "\(name) widened from \(before.text) to \(after.text)", old: old, new: new))
                 }
             }
         }
@@ -61,10 +62,12 @@ extension SchemaComparison {
             if SchemaValidator.isMultiple(after, of: before) {
                 changes.append(
                     SchemaChange(
-                        .narrowed, "multipleOf narrowed from \(before) to \(after)", witness: .values([.number(before)]),
+                        .narrowed, "multipleOf narrowed from \(before) to \(after)",
+                        witness: .values([.number(before)]),
                         old: old, new: new))
             } else if SchemaValidator.isMultiple(before, of: after) {
-                changes.append(SchemaChange(.widened, "multipleOf widened from \(before) to \(after)", old: old, new: new))
+                changes.append(
+                    SchemaChange(.widened, "multipleOf widened from \(before) to \(after)", old: old, new: new))
             } else {
                 changes.append(
                     SchemaChange(
@@ -127,7 +130,8 @@ extension SchemaComparison {
                 : "a changed \(keyword) counts as narrowed"
             switch (before, after) {
             case (nil, let added?):
-                changes.append(SchemaChange(.narrowed, "\(keyword) added: \(added)", witness: .search, old: old, new: new))
+                changes.append(
+                    SchemaChange(.narrowed, "\(keyword) added: \(added)", witness: .search, old: old, new: new))
             case (let removed?, nil):
                 changes.append(SchemaChange(.widened, "\(keyword) removed (was \(removed))", old: old, new: new))
             case (let from?, let to?):

@@ -77,11 +77,17 @@ final class SchemaComparison {
     ) -> [SchemaChange] {
         switch (oldNode.shape, newNode.shape) {
         case (.underivable(let reason), .underivable):
-            return [SchemaChange(.unknown, "underivable in both contracts, not comparable: \(reason)", old: old, new: new)]
+            return [
+                SchemaChange(.unknown, "underivable in both contracts, not comparable: \(reason)", old: old, new: new)
+            ]
         case (.underivable(let reason), _):
-            return [SchemaChange(.unknown, "underivable in the old contract, not comparable: \(reason)", old: old, new: new)]
+            return [
+                SchemaChange(.unknown, "underivable in the old contract, not comparable: \(reason)", old: old, new: new)
+            ]
         case (_, .underivable(let reason)):
-            return [SchemaChange(.unknown, "underivable in the new contract, not comparable: \(reason)", old: old, new: new)]
+            return [
+                SchemaChange(.unknown, "underivable in the new contract, not comparable: \(reason)", old: old, new: new)
+            ]
         case (.unreadable(let reason), _), (_, .unreadable(let reason)):
             return [SchemaChange(.unknown, "not compared: \(reason)", old: old, new: new)]
         case (.never, .never):
@@ -128,8 +134,11 @@ final class SchemaComparison {
         let composite: Set<String> = ["anyOf", "oneOf", "allOf"]
         let oldAlone = oldKeywords.keys.allSatisfy { composite.contains($0) } && oldKeywords.count == 1
         let newAlone = newKeywords.keys.allSatisfy { composite.contains($0) } && newKeywords.count == 1
-        if (oldBranches != nil || oldParts != nil) && !oldAlone || (newBranches != nil || newParts != nil) && !newAlone {
-            return [SchemaChange(.unknown, "anyOf, oneOf or allOf beside other keywords, not compared", old: old, new: new)]
+        if (oldBranches != nil || oldParts != nil) && !oldAlone || (newBranches != nil || newParts != nil) && !newAlone
+        {
+            return [
+                SchemaChange(.unknown, "anyOf, oneOf or allOf beside other keywords, not compared", old: old, new: new)
+            ]
         }
         if oldParts != nil || newParts != nil {
             guard let oldParts, let newParts, oldParts.count == newParts.count else {
@@ -165,8 +174,9 @@ final class SchemaComparison {
                 if let best {
                     better =
                         bad < best.bad
-                        || (bad == best.bad && (found.count < best.changes.count
-                            || (found.count == best.changes.count && candidate == index)))
+                        || (bad == best.bad
+                            && (found.count < best.changes.count
+                                || (found.count == best.changes.count && candidate == index)))
                 } else {
                     better = true
                 }
@@ -205,7 +215,9 @@ final class SchemaComparison {
         let to = SchemaComparison.describe(types: newTypes)
         let witness = SchemaChange.Witness.ofTypes(SchemaNode.allTypes.filter { removed.contains($0) })
         if added.isEmpty {
-            return [SchemaChange(.narrowed, "type narrowed from \(from) to \(to)", witness: witness, old: old, new: new)]
+            return [
+                SchemaChange(.narrowed, "type narrowed from \(from) to \(to)", witness: witness, old: old, new: new)
+            ]
         }
         if removed.isEmpty {
             return [SchemaChange(.widened, "type widened from \(from) to \(to)", old: old, new: new)]
@@ -244,7 +256,9 @@ final class SchemaComparison {
             switch (refused.isEmpty, admitted.isEmpty) {
             case (true, true): return []
             case (false, true):
-                return [SchemaChange(.narrowed, "enum narrowed: \(gone)", witness: .values(refused), old: old, new: new)]
+                return [
+                    SchemaChange(.narrowed, "enum narrowed: \(gone)", witness: .values(refused), old: old, new: new)
+                ]
             case (true, false): return [SchemaChange(.widened, "enum widened: \(added)", old: old, new: new)]
             case (false, false):
                 return [

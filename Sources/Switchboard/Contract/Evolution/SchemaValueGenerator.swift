@@ -32,12 +32,6 @@ package struct SchemaValueGenerator {
     package struct Plan: Sendable, Hashable {
         let path: [SchemaChange.Step]
         let directive: Directive
-
-        /// Creates a plan.
-        init(path: [SchemaChange.Step], directive: Directive) {
-            self.path = path
-            self.directive = directive
-        }
     }
 
     /// The `$defs` of the schema's document.
@@ -96,7 +90,9 @@ package struct SchemaValueGenerator {
         let types = node.types
         guard let type = chooseType(types, keywords, plan: plan) else { return nil }
         if let values = node.allowedValues, plan?.path.isEmpty ?? true {
-            let fitting = values.filter { SchemaNode.typeName(of: $0) == type || (type == "number" && SchemaNode.typeName(of: $0) == "integer") }
+            let fitting = values.filter {
+                SchemaNode.typeName(of: $0) == type || (type == "number" && SchemaNode.typeName(of: $0) == "integer")
+            }
             guard !fitting.isEmpty else { return nil }
             return minimal ? fitting[0] : fitting[random.below(fitting.count)]
         }
@@ -164,7 +160,9 @@ package struct SchemaValueGenerator {
         let nonNull = candidates.filter { $0 != "null" }
         if minimal || random.below(5) > 0, !nonNull.isEmpty {
             // Without a hint, a scalar is the usual choice for an unconstrained schema.
-            if candidates.count == SchemaNode.allTypes.count { return ["string", "integer", "boolean"][random.below(3)] }
+            if candidates.count == SchemaNode.allTypes.count {
+                return ["string", "integer", "boolean"][random.below(3)]
+            }
             return nonNull[minimal ? 0 : random.below(nonNull.count)]
         }
         return candidates[random.below(candidates.count)]
@@ -290,7 +288,10 @@ package struct SchemaValueGenerator {
             count = max(count, (target?.index ?? 0) + 1)
         }
         if case .count(let wanted)? = local {
-            guard let element = make(items, plan: nil, depth: depth + 1) ?? make(prefix.first ?? items, plan: nil, depth: depth + 1) else {
+            guard
+                let element = make(items, plan: nil, depth: depth + 1)
+                    ?? make(prefix.first ?? items, plan: nil, depth: depth + 1)
+            else {
                 return wanted == 0 ? .array([]) : nil
             }
             return .array(Array(repeating: element, count: wanted))

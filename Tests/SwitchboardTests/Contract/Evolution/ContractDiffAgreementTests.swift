@@ -39,7 +39,9 @@ import Testing
                 [
                     "offer": [
                         "anyOf": [
-                            F.object(["offerId": ["type": "string"], "availability": ["type": "integer"]], required: ["offerId"]),
+                            F.object(
+                                ["offerId": ["type": "string"], "availability": ["type": "integer"]],
+                                required: ["offerId"]),
                             ["type": "null"],
                         ]
                     ],
@@ -73,7 +75,9 @@ import Testing
             required.append(.string("added\(depth)"))
         case 2: if !required.isEmpty { required.remove(at: random.below(required.count)) }
         case 3:
-            if let key = properties?.keys.sorted().first, !required.contains(.string(key)) { required.append(.string(key)) }
+            if let key = properties?.keys.sorted().first, !required.contains(.string(key)) {
+                required.append(.string(key))
+            }
         case 4: keywords["minimum"] = .number(JSONNumber(Int64(random.below(5))))
         case 5: keywords["maximum"] = .number(JSONNumber(Int64(50 + random.below(100))))
         case 6: keywords["maxLength"] = .number(JSONNumber(Int64(random.below(6))))
@@ -134,7 +138,9 @@ import Testing
             if diff.isBreaking {
                 judged[.breaking, default: 0] += 1
                 let examples = diff.breaking.compactMap(\.example)
-                let onlyPatterns = diff.breaking.allSatisfy { $0.change.contains("pattern") || $0.change.contains("format") }
+                let onlyPatterns = diff.breaking.allSatisfy {
+                    $0.change.contains("pattern") || $0.change.contains("format")
+                }
                 #expect(!examples.isEmpty || onlyPatterns, "no example for \(diff.text)")
                 for example in examples {
                     #expect(SchemaValidator(definitions: definitions).problem(example, schema) == nil, "\(example)")

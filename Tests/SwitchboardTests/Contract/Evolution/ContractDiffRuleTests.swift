@@ -39,7 +39,9 @@ import Testing
         #expect(example.objectValue?["note"] == nil)
         #expect(SchemaValidator().problem(example, old) == nil && SchemaValidator().problem(example, new) != nil)
         // A new key that is required at once breaks too.
-        let added = F.bodies(F.object(["sku": ["type": "string"]]), F.object(["sku": ["type": "string"], "id": ["type": "string"]], required: ["id"]))
+        let added = F.bodies(
+            F.object(["sku": ["type": "string"]]),
+            F.object(["sku": ["type": "string"], "id": ["type": "string"]], required: ["id"]))
         #expect(added.summaries == ["breaking /id"])
     }
 
@@ -76,7 +78,10 @@ import Testing
             (["type": "number", "maximum": 5], ["type": "number", "exclusiveMaximum": 5]),
             (["type": "string"], ["type": "string", "minLength": 1]),
             (["type": "string", "maxLength": 8], ["type": "string", "maxLength": 4]),
-            (["type": "array", "items": ["type": "integer"]], ["type": "array", "items": ["type": "integer"], "minItems": 1]),
+            (
+                ["type": "array", "items": ["type": "integer"]],
+                ["type": "array", "items": ["type": "integer"], "minItems": 1]
+            ),
             (["type": "array", "maxItems": 3], ["type": "array", "maxItems": 2]),
             (["type": "integer", "multipleOf": 2], ["type": "integer", "multipleOf": 4]),
         ]
@@ -88,8 +93,9 @@ import Testing
             #expect(SchemaValidator().problem(example, new) != nil, "\(example)")
             #expect(F.bodies(new, old).summaries == ["compatible "], "\(new) → \(old)")
         }
-        #expect(F.bodies(["type": "integer", "minimum": 0], ["type": "integer", "minimum": 1]).changes[0].change
-            == "minimum narrowed from 0 to 1")
+        #expect(
+            F.bodies(["type": "integer", "minimum": 0], ["type": "integer", "minimum": 1]).changes[0].change
+                == "minimum narrowed from 0 to 1")
     }
 
     @Test func aNarrowedEnumBreaksAndAWidenedOneIsCompatible() {
@@ -135,8 +141,9 @@ import Testing
         #expect(SchemaValidator().problem(example, old) == nil && SchemaValidator().problem(example, new) != nil)
         #expect(F.bodies(new, old).summaries == ["compatible "])
         // A dictionary's values narrowed.
-        let values = F.bodies(["type": "object", "additionalProperties": ["type": ["string", "integer"]]],
-                              ["type": "object", "additionalProperties": ["type": "string"]])
+        let values = F.bodies(
+            ["type": "object", "additionalProperties": ["type": ["string", "integer"]]],
+            ["type": "object", "additionalProperties": ["type": "string"]])
         #expect(values.summaries == ["breaking /*"])
         #expect(values.changes[0].example != nil)
         // A key removed where the new object is closed is refused.
@@ -145,7 +152,9 @@ import Testing
     }
 
     @Test func aKeyRemovedFromWhatThePageSendsIsNoLongerReadAndStillAccepted() {
-        let diff = F.bodies(F.object(["sku": ["type": "string"], "x": ["type": "integer"]], required: ["x"]), F.object(["sku": ["type": "string"]]))
+        let diff = F.bodies(
+            F.object(["sku": ["type": "string"], "x": ["type": "integer"]], required: ["x"]),
+            F.object(["sku": ["type": "string"]]))
         #expect(diff.summaries == ["compatible /x"])
         #expect(diff.changes[0].change == "required key removed: no longer read")
     }
@@ -159,16 +168,20 @@ import Testing
         #expect(removed.changes[0].direction == .appToPage)
         #expect(removed.changes[0].change == "required key removed: no longer sent")
         #expect(removed.changes[0].example == nil)
-        let optional = F.replies(old, F.object(["price": ["type": "string"], "items": ["type": "array"]], required: ["items"]))
+        let optional = F.replies(
+            old, F.object(["price": ["type": "string"], "items": ["type": "array"]], required: ["items"]))
         #expect(optional.summaries == ["breaking /price"])
-        #expect(F.pushes(old, F.object(["items": ["type": "array"]], required: ["items"])).summaries == ["breaking /price"])
+        #expect(
+            F.pushes(old, F.object(["items": ["type": "array"]], required: ["items"])).summaries == ["breaking /price"])
     }
 
     @Test func aWidenedTypeBoundOrEnumBreaksAReader() {
         #expect(F.replies(["type": "integer"], ["type": "number"]).summaries == ["breaking "])
         #expect(F.replies(["type": "string"], ["type": ["string", "null"]]).summaries == ["breaking "])
-        #expect(F.replies(["type": "integer", "maximum": 5], ["type": "integer", "maximum": 6]).summaries == ["breaking "])
-        let newCase = F.pushes(["type": "string", "enum": ["open", "closed"]], ["type": "string", "enum": ["open", "closed", "held"]])
+        #expect(
+            F.replies(["type": "integer", "maximum": 5], ["type": "integer", "maximum": 6]).summaries == ["breaking "])
+        let newCase = F.pushes(
+            ["type": "string", "enum": ["open", "closed"]], ["type": "string", "enum": ["open", "closed", "held"]])
         #expect(newCase.summaries == ["breaking "])
         #expect(newCase.changes[0].direction == .appToPage)
         #expect(newCase.changes[0].change == "enum widened: [\"held\"] added")
@@ -176,23 +189,39 @@ import Testing
 
     @Test func aNewKeyOrANarrowingIsCompatibleForAReader() {
         let old = F.object(["price": ["type": "string"]], required: ["price"])
-        let added = F.replies(old, F.object(["price": ["type": "string"], "note": ["type": "string"]], required: ["price"]))
+        let added = F.replies(
+            old, F.object(["price": ["type": "string"], "note": ["type": "string"]], required: ["price"]))
         #expect(added.summaries == ["compatible /note"])
         #expect(F.replies(["type": ["string", "null"]], ["type": "string"]).summaries == ["compatible "])
-        #expect(F.replies(["type": "integer", "maximum": 6], ["type": "integer", "maximum": 5]).summaries == ["compatible "])
+        #expect(
+            F.replies(["type": "integer", "maximum": 6], ["type": "integer", "maximum": 5]).summaries == ["compatible "]
+        )
         #expect(F.pushes(["enum": ["a", "b"]], ["enum": ["a"]]).summaries == ["compatible "])
-        let optionalGone = F.replies(F.object(["price": ["type": "string"], "note": ["type": "string"]]), F.object(["price": ["type": "string"]]))
+        let optionalGone = F.replies(
+            F.object(["price": ["type": "string"], "note": ["type": "string"]]), F.object(["price": ["type": "string"]])
+        )
         #expect(optionalGone.summaries == ["compatible /note"])
         // A reader whose schema refuses unlisted keys breaks on a new one.
-        let closed = F.replies(F.object(["price": ["type": "string"]], ["additionalProperties": false]), F.object(["price": ["type": "string"], "note": ["type": "string"]], ["additionalProperties": false]))
+        let closed = F.replies(
+            F.object(["price": ["type": "string"]], ["additionalProperties": false]),
+            F.object(["price": ["type": "string"], "note": ["type": "string"]], ["additionalProperties": false]))
         #expect(closed.summaries == ["breaking /note"])
     }
 
     @Test func aRequestsBodyAndReplyAreJudgedEachByItsDirection() {
-        let old = ContractDocument(channels: ["r": .init(kind: "request", body: ["type": "integer", "maximum": 9], reply: ["type": "integer", "maximum": 9])])
-        let new = ContractDocument(channels: ["r": .init(kind: "request", body: ["type": "integer", "maximum": 5], reply: ["type": "integer", "maximum": 5])])
+        let old = ContractDocument(channels: [
+            "r": .init(
+                kind: "request", body: ["type": "integer", "maximum": 9], reply: ["type": "integer", "maximum": 9])
+        ])
+        let new = ContractDocument(channels: [
+            "r": .init(
+                kind: "request", body: ["type": "integer", "maximum": 5], reply: ["type": "integer", "maximum": 5])
+        ])
         let diff = ContractDiff(old: old, new: new)
-        #expect(diff.changes.map { "\($0.severity) \($0.direction.rawValue)" } == ["breaking page-to-app", "compatible app-to-page"])
+        #expect(
+            diff.changes.map { "\($0.severity) \($0.direction.rawValue)" } == [
+                "breaking page-to-app", "compatible app-to-page",
+            ])
     }
 
     // MARK: Unknown
@@ -209,25 +238,40 @@ import Testing
         }
         let nested = F.bodies(F.object(["payment": marked]), F.object(["payment": marked]))
         #expect(nested.summaries == ["unknown /payment"])
-        let keyword = F.bodies(["type": "array", "contains": ["type": "integer"]], ["type": "array", "contains": ["type": "string"]])
+        let keyword = F.bodies(
+            ["type": "array", "contains": ["type": "integer"]], ["type": "array", "contains": ["type": "string"]])
         #expect(keyword.summaries == ["unknown "])
     }
 
     // MARK: Paths and output
 
     @Test func pathsArePointersIntoTheBodyWithEscapedKeys() {
-        let old = F.object(["a/b": F.object(["~x": ["type": "integer"]]), "lines": ["type": "array", "items": F.object(["q": ["type": "integer"]])]])
-        let new = F.object(["a/b": F.object(["~x": ["type": "string"]]), "lines": ["type": "array", "items": F.object(["q": ["type": "integer", "maximum": 3]])]])
+        let old = F.object([
+            "a/b": F.object(["~x": ["type": "integer"]]),
+            "lines": ["type": "array", "items": F.object(["q": ["type": "integer"]])],
+        ])
+        let new = F.object([
+            "a/b": F.object(["~x": ["type": "string"]]),
+            "lines": ["type": "array", "items": F.object(["q": ["type": "integer", "maximum": 3]])],
+        ])
         #expect(Set(F.bodies(old, new).changes.map(\.path)) == ["/a~1b/~0x", "/lines/*/q"])
     }
 
     @Test func theJSONHasTheThreeListsInOrderAndEachItemItsFourFields() throws {
-        let diff = F.bodies(F.object(["a": ["type": "integer"]]), F.object(["a": ["type": "integer"], "b": ["type": "string"]], required: ["a"]))
+        let diff = F.bodies(
+            F.object(["a": ["type": "integer"]]),
+            F.object(["a": ["type": "integer"], "b": ["type": "string"]], required: ["a"]))
         let value = try JSONReader().read(diff.json)
         let object = try #require(value.objectValue)
         #expect(Set(object.keys) == ["breaking", "compatible", "unknown"])
-        #expect(diff.json.hasPrefix("{\"breaking\":[{\"channel\":\"c\",\"direction\":\"page-to-app\",\"path\":\"/a\",\"change\":\"key newly required\",\"example\":"))
-        #expect(object["compatible"]?.arrayValue?.first == ["channel": "c", "direction": "page-to-app", "path": "/b", "change": "new optional key"])
+        #expect(
+            diff.json.hasPrefix(
+                "{\"breaking\":[{\"channel\":\"c\",\"direction\":\"page-to-app\",\"path\":\"/a\",\"change\":\"key newly required\",\"example\":"
+            ))
+        #expect(
+            object["compatible"]?.arrayValue?.first == [
+                "channel": "c", "direction": "page-to-app", "path": "/b", "change": "new optional key",
+            ])
         #expect(object["unknown"] == [])
         #expect(diff.text.hasPrefix("breaking c page-to-app /a: key newly required; example: {}\n"))
     }

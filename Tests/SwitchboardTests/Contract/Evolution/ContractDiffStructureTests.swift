@@ -30,7 +30,10 @@ import Testing
         func definitions(_ leaf: JSONValue) -> [String: JSONValue] {
             [
                 "Node": F.object(
-                    ["leaf": ["$ref": "#/$defs/Leaf"], "children": ["type": "array", "items": ["$ref": "#/$defs/Node"]]]),
+                    [
+                        "leaf": ["$ref": "#/$defs/Leaf"],
+                        "children": ["type": "array", "items": ["$ref": "#/$defs/Node"]],
+                    ]),
                 "Leaf": leaf,
             ]
         }
@@ -56,14 +59,18 @@ import Testing
         let old = Self.tree("App.Node", value: ["type": "integer"])
         var renamed = Self.tree("Shop.Category", value: ["type": "integer"])
         renamed["Shop.Category"] = try #require(renamed["Shop.Category"]).adding(["title": "Category"])
-        #expect(F.bodies(["$ref": "#/$defs/App.Node"], ["$ref": "#/$defs/Shop.Category"], definitions: (old, renamed)).changes.isEmpty)
+        #expect(
+            F.bodies(["$ref": "#/$defs/App.Node"], ["$ref": "#/$defs/Shop.Category"], definitions: (old, renamed))
+                .changes.isEmpty)
         let first = F.object(["a": ["type": "string"], "b": ["type": "integer"]], required: ["a", "b"])
         let second = F.object(["b": ["type": "integer"], "a": ["type": "string"]], required: ["b", "a"])
         #expect(F.bodies(first, second).changes.isEmpty)
         // An inline type moved under `$defs` is the same type.
         let inline = F.object(["child": F.object(["n": ["type": "integer"]])])
         let referred = F.object(["child": ["$ref": "#/$defs/Child"]])
-        #expect(F.bodies(inline, referred, definitions: ([:], ["Child": F.object(["n": ["type": "integer"]])])).changes.isEmpty)
+        #expect(
+            F.bodies(inline, referred, definitions: ([:], ["Child": F.object(["n": ["type": "integer"]])])).changes
+                .isEmpty)
     }
 
     @Test func aRenamedKeyIsARemovedKeyAndANewOne() {
@@ -82,7 +89,11 @@ import Testing
         #expect(F.bodies(nullable, offer).summaries == ["breaking "])
         #expect(F.bodies(nullable, offer).changes[0].example == .null)
         #expect(F.replies(offer, nullable).summaries == ["breaking "])
-        let changedInside: JSONValue = ["anyOf": [F.object(["id": ["type": "string"], "n": ["type": "integer"]], required: ["id", "n"]), ["type": "null"]]]
+        let changedInside: JSONValue = [
+            "anyOf": [
+                F.object(["id": ["type": "string"], "n": ["type": "integer"]], required: ["id", "n"]), ["type": "null"],
+            ]
+        ]
         #expect(F.bodies(nullable, changedInside).summaries == ["breaking /n"])
     }
 

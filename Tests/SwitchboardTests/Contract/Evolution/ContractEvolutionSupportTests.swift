@@ -6,7 +6,10 @@ import Testing
 /// The pieces around ``ContractDiff``: documents, versions, recordings, the value generator.
 @Suite struct ContractEvolutionSupportTests {
     @Test func semanticVersionsOrderByPrecedence() throws {
-        let texts = ["0.9.0", "0.10.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "2.0.0"]
+        let texts = [
+            "0.9.0", "0.10.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta.2", "1.0.0-beta.11",
+            "1.0.0-rc.1", "1.0.0", "2.0.0",
+        ]
         let versions = try texts.map { try #require(SemanticVersion($0)) }
         #expect(versions.shuffled(using: &SeededRandomBox.random).sorted() == versions)
         for bad in ["1.0", "01.0.0", "1.0.0-", "1.0.0+", "v1.0.0", "1.0.0-a..b", "1.x.0", ""] {
@@ -16,7 +19,8 @@ import Testing
     }
 
     @Test func recordedContractsAreListedByVersionAndWrittenOncePerVersion() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let recorded = RecordedContracts(directory: directory)
         #expect(throws: ContractDocumentError.self) { try recorded.recordings() }
@@ -46,7 +50,8 @@ import Testing
                 #expect(error.message.contains(reason), "\(error.message)")
             }
         }
-        let push = try? ContractDocument(data: Data("{\"channels\":{\"cartChanged\":{\"kind\":\"push\",\"body\":{}}}}".utf8))
+        let push = try? ContractDocument(
+            data: Data("{\"channels\":{\"cartChanged\":{\"kind\":\"push\",\"body\":{}}}}".utf8))
         #expect(push?.channels["cartChanged"]?.bodyDirection == .appToPage)
     }
 
@@ -54,7 +59,8 @@ import Testing
         let patterns = [
             "^[A-Z]{2}-[0-9]{3}$", LeafType.datePattern, "^(0|-?[1-9][0-9]{0,14})" + LeafType.end,
             "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}" + LeafType.end,
-            "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?" + LeafType.end, "a|b+c?", "^\\d+(\\.\\d{2})?$",
+            "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?" + LeafType.end, "a|b+c?",
+            "^\\d+(\\.\\d{2})?$",
             "[^a-z]", "^(?:x|y){2,}$",
         ]
         var random = SeededRandom(seed: 3)
@@ -62,7 +68,9 @@ import Testing
             let sampler = try #require(RegexSampler(pattern), "\(pattern)")
             for _ in 0..<20 {
                 let text = sampler.sample(&random)
-                #expect(SchemaValidator().problem(.string(text), ["type": "string", "pattern": .string(pattern)]) == nil, "\(pattern): \(text)")
+                #expect(
+                    SchemaValidator().problem(.string(text), ["type": "string", "pattern": .string(pattern)]) == nil,
+                    "\(pattern): \(text)")
             }
         }
         #expect(RegexSampler("(a") == nil)

@@ -7,16 +7,22 @@ enum DiffFixtures {
         kind: String = "event", body: JSONValue? = nil, reply: JSONValue? = nil, definitions: [String: JSONValue] = [:]
     ) -> ContractDocument {
         ContractDocument(
-            channels: ["c": ContractDocument.Entry(kind: kind, body: body, reply: kind == "request" ? (reply ?? [:]) : nil)],
+            channels: [
+                "c": ContractDocument.Entry(kind: kind, body: body, reply: kind == "request" ? (reply ?? [:]) : nil)
+            ],
             definitions: definitions)
     }
 
     /// The diff of two bodies of an event channel (page to app).
-    static func bodies(_ old: JSONValue, _ new: JSONValue, definitions: (old: [String: JSONValue], new: [String: JSONValue]) = ([:], [:]))
+    static func bodies(
+        _ old: JSONValue, _ new: JSONValue,
+        definitions: (old: [String: JSONValue], new: [String: JSONValue]) = ([:], [:])
+    )
         -> ContractDiff
     {
         ContractDiff(
-            old: document(body: old, definitions: definitions.old), new: document(body: new, definitions: definitions.new))
+            old: document(body: old, definitions: definitions.old),
+            new: document(body: new, definitions: definitions.new))
     }
 
     /// The diff of two replies of a request channel (app to page).
