@@ -2,9 +2,11 @@
 /// ordered by its precedence: numbers compared as numbers, a pre-release before its release,
 /// build metadata ignored.
 public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The major, minor and patch numbers.
+    /// The major number: a release that breaks its users raises it.
     public let major: Int
+    /// The minor number.
     public let minor: Int
+    /// The patch number.
     public let patch: Int
     /// The pre-release identifiers (`["beta", "2"]`), empty for a release.
     public let preRelease: [String]
@@ -42,6 +44,10 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Whether `lhs` comes before `rhs` in precedence.
+    /// - Parameters:
+    ///   - lhs: a version.
+    ///   - rhs: another version.
+    /// - Returns: whether `lhs` is older.
     public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
             return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
@@ -59,11 +65,16 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Equal precedence (build metadata ignored).
+    /// - Parameters:
+    ///   - lhs: a version.
+    ///   - rhs: another version.
+    /// - Returns: whether they have the same precedence.
     public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) && lhs.preRelease == rhs.preRelease
     }
 
     /// Hashes what precedence compares.
+    /// - Parameter hasher: the hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(major)
         hasher.combine(minor)

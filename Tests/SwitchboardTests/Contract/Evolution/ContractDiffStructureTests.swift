@@ -134,6 +134,31 @@ import Testing
     }
 }
 
+extension ContractDiffStructureTests {
+    /// The sample of docs/contract-evolution.md prints what its comments say.
+    @Test func theDocumentationsSamplePrintsWhatItSays() {
+        let diff = ContractDiff(old: Contract(types: [DocAddToCartV1.self]), new: Contract(types: [DocAddToCartV2.self]))
+        #expect(diff.isBreaking)
+        #expect(
+            diff.text
+                == "breaking addToCart page-to-app /giftWrap: new required key; example: {\"quantity\":0,\"sku\":\"x\"}\n")
+        #expect(diff.breaking.first?.example == ["quantity": 0, "sku": "x"])
+    }
+}
+
+struct DocAddToCartV1: Event {
+    static let channel: Channel = "addToCart"
+    let sku: String
+    let quantity: Int
+}
+
+struct DocAddToCartV2: Event {
+    static let channel: Channel = "addToCart"
+    let sku: String
+    let quantity: Int
+    let giftWrap: Bool
+}
+
 extension JSONValue {
     /// This object with `members` added.
     fileprivate func adding(_ members: [String: JSONValue]) -> JSONValue {
