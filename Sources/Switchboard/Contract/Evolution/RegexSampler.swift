@@ -18,6 +18,9 @@ struct RegexSampler {
 
     private let root: Node
 
+    /// The longest text made.
+    static let maxLength = 4096
+
     /// Parses `pattern`; `nil` when it is not one this sampler reads.
     init?(_ pattern: String) {
         var parser = Parser(scalars: Array(pattern.unicodeScalars))
@@ -27,13 +30,13 @@ struct RegexSampler {
 
     /// A string the pattern matches, choices made by `random`.
     func sample(_ random: inout SeededRandom) -> String {
-        var text = String.UnicodeScalarView()
+        var text: [Unicode.Scalar] = []
         RegexSampler.emit(root, into: &text, random: &random, budget: 256)
-        return String(text)
+        return String(String.UnicodeScalarView(text))
     }
 
     private static func emit(
-        _ node: Node, into text: inout String.UnicodeScalarView, random: inout SeededRandom, budget: Int
+        _ node: Node, into text: inout [Unicode.Scalar], random: inout SeededRandom, budget: Int
     ) {
         guard budget > 0 else { return }
         switch node {
@@ -59,7 +62,11 @@ struct RegexSampler {
         case .repeated(let part, let min, let max):
             let upper = Swift.min(max ?? (min + 3), min + 3)
             let count = min + random.below(upper - min + 1)
-            for _ in 0..<count { emit(part, into: &text, random: &random, budget: budget - 1) }
+            // A long repetition (`{100000}`) is cut short: the text no longer matches, and the caller's check says so.
+            for _ in 0..<count {
+                if text.count >= RegexSampler.maxLength { break }
+                emit(part, into: &text, random: &random, budget: budget - 1)
+            }
         }
     }
 

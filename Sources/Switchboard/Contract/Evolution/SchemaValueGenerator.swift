@@ -39,6 +39,11 @@ package struct SchemaValueGenerator {
     /// Only required keys, the fewest elements, the smallest numbers and strings.
     package let minimal: Bool
     private var random: SeededRandom
+    /// How many schemas one value may visit (an unsatisfiable recursive schema stops here).
+    private var budget = 0
+    static let visits = 5_000
+    /// How many schemas this generator has visited, over all the values it made.
+    package private(set) var visited = 0
 
     /// Creates a generator.
     /// - Parameters:
@@ -55,16 +60,20 @@ package struct SchemaValueGenerator {
     /// - Parameter schema: the schema.
     /// - Returns: the value.
     package mutating func value(for schema: JSONValue) -> JSONValue? {
-        make(schema, plan: nil, depth: 0)
+        budget = SchemaValueGenerator.visits
+        return make(schema, plan: nil, depth: 0)
     }
 
     mutating func value(for schema: JSONValue, plan: Plan) -> JSONValue? {
-        make(schema, plan: plan, depth: 0)
+        budget = SchemaValueGenerator.visits
+        return make(schema, plan: plan, depth: 0)
     }
 
     private mutating func make(_ schema: JSONValue, plan: Plan?, depth: Int) -> JSONValue? {
         if let plan, plan.path.isEmpty, case .value(let value) = plan.directive { return value }
-        guard depth < 48 else { return nil }
+        budget -= 1
+        visited += 1
+        guard depth < 48, budget > 0 else { return nil }
         let node = SchemaNode(schema, definitions: definitions)
         var keywords: [String: JSONValue]
         switch node.shape {

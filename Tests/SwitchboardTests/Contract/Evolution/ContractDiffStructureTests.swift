@@ -137,11 +137,13 @@ import Testing
 extension ContractDiffStructureTests {
     /// The sample of docs/contract-evolution.md prints what its comments say.
     @Test func theDocumentationsSamplePrintsWhatItSays() {
-        let diff = ContractDiff(old: Contract(types: [DocAddToCartV1.self]), new: Contract(types: [DocAddToCartV2.self]))
+        let diff = ContractDiff(
+            old: Contract(types: [DocAddToCartV1.self]), new: Contract(types: [DocAddToCartV2.self]))
         #expect(diff.isBreaking)
         #expect(
             diff.text
-                == "breaking addToCart page-to-app /giftWrap: new required key; example: {\"quantity\":0,\"sku\":\"x\"}\n")
+                == "breaking addToCart page-to-app /giftWrap: new required key; example: {\"quantity\":0,\"sku\":\"x\"}\n"
+        )
         #expect(diff.breaking.first?.example == ["quantity": 0, "sku": "x"])
     }
 }
