@@ -31,7 +31,8 @@ let maxDepthCeiling = 4096
 let usage = """
     USAGE: \(programName) [OPTIONS] [PATH ...]
            \(programName) manifest [--only CHANNEL[,CHANNEL...]]
-           \(programName) schema [--only CHANNEL[,CHANNEL...]] [--typescript]
+           \(programName) schema [--only CHANNEL[,CHANNEL...]] [--typescript | --write DIR]
+           \(programName) schema diff OLD NEW | DIR [--format text|json] [--fail-on-unknown]
            \(programName) client --out DIR [--only CHANNEL[,CHANNEL...]]
 
     Routes wire messages ({"name": ..., "body": ..., "id": ...}) through one router
@@ -39,9 +40,12 @@ let usage = """
     line per message to stdout: handled, replied, failed, invalid, unhandled,
     malformed or rejected. A summary goes to stderr. `manifest` prints what the web
     side is told (channels, features, the contract's digest); `schema` prints the
-    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript;
-    `client` writes the page client (DIR/switchboard.js and DIR/switchboard.d.ts) of the
-    contract, or of the channels named by --only (event, request and push channels).
+    channels' contract as JSON Schema (draft 2020-12), or as TypeScript with --typescript,
+    or records it as DIR/VERSION.json with --write; `schema diff` compares two contract
+    documents (or the newest two in DIR, by version) and classifies every change as
+    breaking, compatible or unknown by the direction its values travel; `client` writes
+    the page client (DIR/switchboard.js and DIR/switchboard.d.ts) of the contract, or of
+    the channels named by --only (event, request and push channels).
 
     ARGUMENTS:
       PATH                  a .ndjson file (one message per line), a .json file (one
@@ -52,6 +56,12 @@ let usage = """
     OPTIONS:
       --only CHANNEL[,...]  install only these reference handlers (repeatable)
       --typescript          schema: print TypeScript declarations instead
+      --write DIR           schema: write the contract to DIR/\(version).json (the
+                            version of this release), creating DIR if needed
+      --format text|json    schema diff: one line per change, breaking first (text,
+                            the default), or {"breaking":[...],"compatible":[...],
+                            "unknown":[...]} (json)
+      --fail-on-unknown     schema diff: exit 1 when a change is unknown, too
       --out DIR             client: the directory to write switchboard.js and
                             switchboard.d.ts into (made when missing)
       --push                also write the app's pushes as {"push":NAME,"body":...}
@@ -80,7 +90,9 @@ let usage = """
     CHANNELS: \(ReferenceCommerce.channels.map(\.name).joined(separator: ", "))
 
     EXIT STATUS: 0 when every message was handled or replied, 1 when any was not
-    (rejected included), 2 for a usage error.
+    (rejected included), 2 for a usage error. schema diff: 0 when nothing breaks
+    (also for a DIR holding one contract: nothing to compare), 1 when something does,
+    2 for unreadable input or a usage error.
 
     """
 
@@ -107,6 +119,13 @@ struct Invocation {
     var outDirectory: String?
     /// `client --only`: the contract's channels to generate the client for.
     var clientOnly: [String]?
+    /// `schema diff`: compare contract documents instead of printing one.
+    var diff = false
+    var diffFormat = DiffFormat.text
+    var failsOnUnknown = false
+    var formatGiven = false
+    /// `schema --write DIR`.
+    var writeDirectory: String?
     var allowedOrigins: [OriginPattern] = []
     var allowsSubframes = false
     var paths: [String] = []
@@ -146,6 +165,10 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
     case "schema":
         invocation.command = .schema
         rest = rest.dropFirst()
+        if rest.first == "diff" {
+            invocation.diff = true
+            rest = rest.dropFirst()
+        }
     case "client":
         invocation.command = .client
         rest = rest.dropFirst()
@@ -197,6 +220,18 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
         case "--typescript":
             try flag()
             invocation.typeScript = true
+        case "--write":
+            invocation.writeDirectory = try value()
+        case "--format":
+            let text = try value()
+            guard let format = DiffFormat(rawValue: text) else {
+                throw UsageError(message: "--format: expected text or json, got \"\(text)\"")
+            }
+            invocation.diffFormat = format
+            invocation.formatGiven = true
+        case "--fail-on-unknown":
+            try flag()
+            invocation.failsOnUnknown = true
         case "--allow-origin":
             let text = try value()
             do {
@@ -257,7 +292,10 @@ func parse(_ arguments: [String], notUTF8: Set<Int> = []) throws(UsageError) -> 
             throw UsageError(message: "unknown option \(name)")
         }
     }
-    if invocation.command == .manifest || invocation.command == .schema || invocation.command == .client {
+    try checkSchemaOptions(invocation)
+    if invocation.command == .manifest || (invocation.command == .schema && !invocation.diff)
+        || invocation.command == .client
+    {
         if !invocation.paths.isEmpty { throw UsageError(message: "\(invocation.command) takes no PATH") }
     }
     if invocation.command == .client, invocation.outDirectory == nil {
@@ -361,6 +399,7 @@ func main() -> Int32 {
     case .manifest, .run, .schema, .client:
         break
     }
+    if invocation.diff { return runSchemaDiff(invocation) }
 
     let router = Router(
         options: RouterOptions(
@@ -377,6 +416,9 @@ func main() -> Int32 {
 
     if invocation.command == .client, let directory = invocation.outDirectory {
         return writeClient(of: Contract(router: router), only: invocation.clientOnly, to: directory)
+    }
+    if let directory = invocation.writeDirectory {
+        return writeContract(Contract(router: router), to: directory, quiet: invocation.quiet)
     }
     if invocation.command == .manifest || invocation.command == .schema {
         let text =

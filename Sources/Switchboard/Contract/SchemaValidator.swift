@@ -3,7 +3,10 @@ import Foundation
 /// Checks a ``JSONValue`` against the subset of JSON Schema 2020-12 that ``Contract``
 /// emits (`type`, `properties`, `required`, `additionalProperties`, `propertyNames`, `items`,
 /// `prefixItems`, `minItems`, `minLength`, `enum`, `const`, `minimum`, `maximum`,
-/// `pattern`, `anyOf`, `allOf`, `$ref` into `$defs`); annotations are ignored and an
+/// `pattern`, `anyOf`, `allOf`, `$ref` into `$defs`), and the keywords a hand-written schema
+/// or a ``ContractDiff`` compares (`maxItems`, `maxLength`, `exclusiveMinimum`,
+/// `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `oneOf`); annotations
+/// (`format` included, as draft 2020-12 says by default) are ignored and an
 /// underivable part accepts anything. Numbers are compared exactly (by their digits),
 /// so `2.0` is an integer and `9223372036854775808` is above `Int64.max`.
 ///
@@ -58,6 +61,12 @@ package struct SchemaValidator {
         {
             return "\(path): matches no branch of anyOf"
         }
+        if case .array(let branches)? = keywords["oneOf"] {
+            let matching = branches.lazy.filter { problem(value, $0, path: path, depth: depth + 1) == nil }.prefix(2)
+            if matching.count != 1 {
+                return "\(path): matches \(matching.isEmpty ? "no" : "more than one") branch of oneOf"
+            }
+        }
         if case .object(let members) = value {
             return objectProblem(members, keywords, path, depth)
         }
@@ -72,6 +81,12 @@ package struct SchemaValidator {
     ) -> String? {
         for case .string(let key) in keywords["required"]?.arrayValue ?? [] where members[key] == nil {
             return "\(path).\(key): required"
+        }
+        if let minimum = keywords["minProperties"]?.intValue, members.count < minimum {
+            return "\(path): fewer than \(minimum) members"
+        }
+        if let maximum = keywords["maxProperties"]?.intValue, members.count > maximum {
+            return "\(path): more than \(maximum) members"
         }
         let properties = keywords["properties"]?.objectValue ?? [:]
         let names = keywords["propertyNames"]
@@ -99,6 +114,9 @@ package struct SchemaValidator {
         if let minimum = keywords["minItems"]?.intValue, elements.count < minimum {
             return "\(path): fewer than \(minimum) elements"
         }
+        if let maximum = keywords["maxItems"]?.intValue, elements.count > maximum {
+            return "\(path): more than \(maximum) elements"
+        }
         let prefix = keywords["prefixItems"]?.arrayValue ?? []
         for (index, element) in elements.enumerated() {
             let schema = index < prefix.count ? prefix[index] : keywords["items"]
@@ -116,6 +134,15 @@ package struct SchemaValidator {
         if let maximum = keywords["maximum"]?.numberValue, SchemaValidator.compare(number, maximum) > 0 {
             return "\(path): above \(maximum)"
         }
+        if let minimum = keywords["exclusiveMinimum"]?.numberValue, SchemaValidator.compare(number, minimum) <= 0 {
+            return "\(path): not above \(minimum)"
+        }
+        if let maximum = keywords["exclusiveMaximum"]?.numberValue, SchemaValidator.compare(number, maximum) >= 0 {
+            return "\(path): not below \(maximum)"
+        }
+        if let divisor = keywords["multipleOf"]?.numberValue, !SchemaValidator.isMultiple(number, of: divisor) {
+            return "\(path): not a multiple of \(divisor)"
+        }
         return nil
     }
 
@@ -123,6 +150,9 @@ package struct SchemaValidator {
         guard case .string(let string) = value else { return nil }
         if let minimum = keywords["minLength"]?.intValue, string.unicodeScalars.count < minimum {
             return "\(path): shorter than \(minimum)"
+        }
+        if let maximum = keywords["maxLength"]?.intValue, string.unicodeScalars.count > maximum {
+            return "\(path): longer than \(maximum)"
         }
         if let pattern = keywords["pattern"]?.stringValue {
             guard let expression = try? NSRegularExpression(pattern: SchemaValidator.ecmaPattern(pattern)) else {
@@ -194,6 +224,22 @@ package struct SchemaValidator {
         let trailingZeros = digits.reversed().prefix(while: { $0 == "0" }).count
         if trailingZeros == digits.count { return true }
         return exponent - fraction.count + trailingZeros >= 0
+    }
+
+    /// Whether `number` is an integral multiple of `divisor` (a positive number), by value:
+    /// exactly where `Decimal` holds both, else in `Double`.
+    static func isMultiple(_ number: JSONNumber, of divisor: JSONNumber) -> Bool {
+        if let value = Decimal(string: number.text, locale: nil), let step = Decimal(string: divisor.text, locale: nil),
+            !value.isNaN, !step.isNaN, !step.isZero
+        {
+            var quotient = value / step
+            var whole = Decimal()
+            NSDecimalRound(&whole, &quotient, 0, .down)
+            return whole == quotient
+        }
+        guard let value = Double(number.text), let step = Double(divisor.text), step > 0 else { return false }
+        let quotient = value / step
+        return quotient.isFinite && quotient.rounded(.towardZero) == quotient
     }
 
     /// -1, 0 or 1 as `lhs` is below, equal to or above `rhs`, by value.

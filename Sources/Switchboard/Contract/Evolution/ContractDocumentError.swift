@@ -1,0 +1,14 @@
+/// Why a file is not a contract document.
+public struct ContractDocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public let message: String
+
+    /// Creates an error.
+    /// - Parameter message: what is wrong.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}
