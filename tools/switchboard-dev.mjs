@@ -201,7 +201,8 @@ class Session {
         if (call === undefined) return;
         this.pending.delete(String(line.id));
         clearTimeout(call.timer);
-        if (line.outcome === "replied") call.answer({ reply: line.reply });
+        if (line.outcome === "hello") call.answer({ reply: { differing: line.differing } });
+        else if (line.outcome === "replied") call.answer({ reply: line.reply });
         else if (line.outcome === "handled") call.answer({ reply: null });
         else if (line.error !== null && typeof line.error === "object") {
             // An older router's error has no kind: the outcome says it.
@@ -225,7 +226,9 @@ class Session {
             return;
         }
         const id = `m${this.nextId++}`;
-        const message = { name, ...(body === undefined ? {} : { body }), id };
+        // The page's hello goes to the handler named after the client's global ("switchboard"): a hello line.
+        const message = name === "switchboard"
+            ? { hello: body, id } : { name, ...(body === undefined ? {} : { body }), id };
         if (origin !== undefined) message.origin = origin;
         if (typeof mainFrame === "boolean") message.mainFrame = mainFrame;
         const line = JSON.stringify(message).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");

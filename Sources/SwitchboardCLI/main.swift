@@ -449,6 +449,14 @@ func main() -> Int32 {
         writeStandardError("\(programName): \(error)\n")
         return 1
     }
+    // A page's hello that states contract digests other than the router's: said on stderr, once per hello.
+    let skewReports =
+        invocation.quiet
+        ? nil
+        : router.observeDiagnostics { diagnostic in
+            if case .contractSkew = diagnostic { writeStandardError("\(programName): contract skew: \(diagnostic)\n") }
+        }
+    defer { skewReports?.cancel() }
     let showProgress = !invocation.quiet && isatty(2) == 1
     let started = ContinuousClock.now
     var lastProgress = started

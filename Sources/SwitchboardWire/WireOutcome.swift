@@ -16,9 +16,12 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
     case malformed
     /// The channel's origin policy refused the sender (`"error": {"message"}` says which rule).
     case rejected
+    /// A page's hello (``WireHello``) was answered; `"differing"` lists the channels whose contract
+    /// differs from the page's.
+    case hello
 
     /// Whether the message counts as a success for the exit status (`handled`, `replied`).
-    public var isSuccess: Bool { self == .handled || self == .replied }
+    public var isSuccess: Bool { self == .handled || self == .replied || self == .hello }
 
     /// The raw value.
     public var description: String { rawValue }
@@ -33,6 +36,7 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
         case .unhandled: return "unhandled"
         case .malformed: return "malformed"
         case .rejected: return "rejected"
+        case .hello: return "hello"
         }
     }
 
@@ -46,6 +50,7 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
         case .unhandled: return 4
         case .malformed: return 5
         case .rejected: return 6
+        case .hello: return 7
         }
     }
 }
@@ -89,7 +94,7 @@ public struct WireError: Sendable, Hashable {
 /// ```
 /// Keys are written in this order: `line`, `source` (when reading files), `id`
 /// (when given; a string id as a string, a number id as its number text),
-/// `name` (when it was a string), `outcome`, then `reply` or `error`.
+/// `name` (when it was a string), `outcome`, then `reply` or `error` (or, for a `hello`, `differing`).
 public struct WireOutcome: Sendable, Hashable {
     /// The 1-based physical line of the message (the element's 1-based index in a `.json` array).
     public var line: Int
@@ -106,11 +111,13 @@ public struct WireOutcome: Sendable, Hashable {
     public var replyJSON: [UInt8]?
     /// The error, for `failed`, `invalid`, `malformed` and `rejected`.
     public var error: WireError?
+    /// For a `hello`: the channels whose contract differs from the page's, sorted.
+    public var differing: [String]?
 
     /// Creates an outcome.
     public init(
         line: Int, source: String? = nil, id: WireID? = nil, name: String? = nil, kind: WireOutcomeKind,
-        replyJSON: [UInt8]? = nil, error: WireError? = nil
+        replyJSON: [UInt8]? = nil, error: WireError? = nil, differing: [String]? = nil
     ) {
         self.line = line
         self.source = source
@@ -119,6 +126,7 @@ public struct WireOutcome: Sendable, Hashable {
         self.kind = kind
         self.replyJSON = replyJSON
         self.error = error
+        self.differing = differing
     }
 
     /// The reply, parsed, for `replied`.
@@ -177,6 +185,12 @@ public struct WireOutcome: Sendable, Hashable {
                 writer.write(data)
             }
             writer.endObject()
+        }
+        if let differing {
+            writer.key(plain: "differing")
+            writer.beginArray()
+            for name in differing { writer.write(name) }
+            writer.endArray()
         }
         writer.endObject()
         writer.writeNewline()

@@ -161,10 +161,25 @@ public struct WireSession: Sendable {
 
     /// Processes one parsed value (an element of a `.json` array, or a `.json` file's one object).
     public mutating func process(value: JSONValue, line: Int, source: String?) -> WireOutcome {
+        if WireHello.isHello(value) {
+            switch WireHello.parse(value: value) {
+            case .success(let hello): return process(hello, line: line, source: source)
+            case .failure(let problem): return malformed(problem, line: line, source: source)
+            }
+        }
         switch WireMessage.parse(value: value) {
         case .success(let message): return process(message, line: line, source: source)
         case .failure(let problem): return malformed(problem, line: line, source: source)
         }
+    }
+
+    /// Answers a page's hello: compares the digests it states with the router's
+    /// (`Router.checkContracts(_:from:)`, which reports a `contractSkew` diagnostic per channel
+    /// that differs) and returns a `hello` outcome listing them in `differing`.
+    public mutating func process(_ hello: WireHello, line: Int, source: String?) -> WireOutcome {
+        let differing = router.checkContracts(hello.hello.contracts, from: hello.sender).map(\.name)
+        summary.record(.hello)
+        return WireOutcome(line: line, source: source, id: hello.id, kind: .hello, differing: differing)
     }
 
     /// Routes one message and waits for its reply if it is a pending request.

@@ -37,8 +37,8 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// How many messages had `kind`.
     public subscript(kind: WireOutcomeKind) -> Int { tally[kind.position] }
 
-    /// Whether every message was handled or replied.
-    public var allSucceeded: Bool { total == self[.handled] + self[.replied] }
+    /// Whether every message was handled or replied (a page's hello, answered, counts as a success).
+    public var allSucceeded: Bool { total == self[.handled] + self[.replied] + self[.hello] }
 
     /// The process exit status: 0 when every message was handled or replied, 1 otherwise.
     public var exitStatus: Int32 { allSucceeded ? 0 : 1 }
@@ -47,9 +47,11 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// `rejected` is counted after `malformed` whenever an origin policy is on
     /// (``hasOriginPolicy``, zero included: `…, 0 malformed, 0 rejected (0.004 s)`) or any
     /// message was rejected; without a policy and with none rejected it is left out, as
-    /// before origin policies.
+    /// before origin policies. `hello` (pages' hellos answered) is counted last, only when there was one.
     public var description: String {
-        let parts = WireOutcomeKind.allCases.filter { $0 != .rejected || hasOriginPolicy || self[$0] > 0 }
+        let parts = WireOutcomeKind.allCases.filter {
+            ($0 != .rejected || hasOriginPolicy || self[$0] > 0) && ($0 != .hello || self[$0] > 0)
+        }
             .map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
         let (seconds, attoseconds) = elapsed.components
         let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)

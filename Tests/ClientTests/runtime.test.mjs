@@ -440,3 +440,68 @@ describe("close", () => {
         sb.close();
     });
 });
+
+describe("hello", () => {
+    /** fakeHandlers plus the app's hello handler (`switchboard`), answering with `hello(body)`. */
+    function withHello(hello) {
+        const fake = fakeHandlers();
+        const hellos = [];
+        fake.handlers.switchboard = {
+            postMessage(body) {
+                hellos.push(body);
+                return Promise.resolve().then(() => hello(body));
+            },
+        };
+        return { ...fake, hellos };
+    }
+
+    test("states the table's digests once per connect and exposes what the app says differs", async () => {
+        const { handlers, hellos, posted } = withHello(() => ({ differing: ["addCartLine"] }));
+        const sb = createClient(contract, { handlers, manifest: everything });
+        assert.equal(sb.differing, null, "nothing is known before the answer");
+        assert.deepEqual(await sb.contractCheck, ["addCartLine"]);
+        assert.deepEqual(sb.differing, ["addCartLine"]);
+        assert.ok(Object.isFrozen(sb.differing));
+        assert.deepEqual(hellos, [{ contracts: {
+            addCartLine: "sha256:add", sdkReady: "sha256:ready", productCartGetState: "sha256:get", cartChanged: "sha256:changed",
+        } }]);
+        await sb.send.sdkReady();
+        assert.equal(hellos.length, 1, "one hello per connect, not per message");
+        assert.deepEqual(posted.map((post) => post.name), ["sdkReady"]);
+        // The availability rule stays the manifest's (no per-channel digests here: all available).
+        assert.equal(sb.isAvailable("addCartLine"), true);
+        createClient(contract, { handlers, manifest: everything });
+        assert.equal(hellos.length, 2, "another connect() is another page load");
+    });
+
+    test("an app without the hello handler, or one that refuses it, never fails ready", async () => {
+        const { handlers } = fakeHandlers();
+        const old = createClient(contract, { handlers, manifest: everything });
+        assert.equal(await old.contractCheck, null);
+        assert.equal(old.differing, null);
+        assert.equal(await old.ready, everything);
+
+        const invalid = JSON.stringify({ kind: "invalid", message: "switchboard: not a hello" });
+        for (const answer of [() => Promise.reject(invalid), () => { throw new Error("boom"); }, () => "garbage",
+            () => ({ differing: "addCartLine" }), () => null]) {
+            const sb = createClient(contract, { handlers: withHello(answer).handlers, manifest: everything });
+            assert.equal(await sb.contractCheck, null);
+            assert.equal(sb.differing, null);
+            assert.equal(await sb.ready, everything);
+        }
+        const mixed = createClient(contract, {
+            handlers: withHello(() => ({ differing: ["sdkReady", 7, null] })).handlers, manifest: everything });
+        assert.deepEqual(await mixed.contractCheck, ["sdkReady"], "only names are kept");
+    });
+
+    test("the hello goes to the handler named after globalName, and not at all without a transport", async () => {
+        const { handlers, hellos } = withHello(() => ({ differing: [] }));
+        handlers.shop = handlers.switchboard;
+        delete handlers.switchboard;
+        const sb = createClient(contract, { handlers, manifest: everything, globalName: "shop", events: new EventTarget() });
+        assert.deepEqual(await sb.contractCheck, []);
+        assert.equal(hellos.length, 1);
+        const outside = createClient(contract, { events: new EventTarget() });
+        assert.equal(await outside.contractCheck, null);
+    });
+});

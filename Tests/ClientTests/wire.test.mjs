@@ -147,6 +147,7 @@ describe("the generated client against switchboard-cli --push", () => {
         assert.equal(manifest.features.productCart, false);
         assert.equal(sb.isAvailable("addCartLine"), true);
         assert.equal(sb.isAvailable("productCartGetState"), false);
+        await sb.contractCheck; // the hello's answer is in
         const before = router.lines.length;
         await assert.rejects(sb.request.productCartGetState(), { kind: "unavailable", channel: "productCartGetState" });
         assert.equal(router.lines.length, before, "nothing was posted");
@@ -183,6 +184,44 @@ describe("the generated client against switchboard-cli --push", () => {
         const lenient = older.connect({ handlers: router.handlers, events: router.events, manifest: router.manifest, allowContractSkew: true });
         await lenient.ready;
         await lenient.send.addCartLine(line("m1", 1));
+    });
+
+    test("the client states its digests once per connect: the same contract differs on nothing", async () => {
+        const { router, sb } = await connected();
+        assert.deepEqual(await sb.contractCheck, []);
+        assert.deepEqual(sb.differing, []);
+        await sb.send.sdkReady();
+        const hellos = router.lines.map((text) => JSON.parse(text)).filter((line) => line.outcome === "hello");
+        assert.equal(hellos.length, 1, "one hello, not one per message");
+        assert.deepEqual(hellos[0].differing, []);
+    });
+
+    test("a page built against another contract hears which channels differ", async () => {
+        const source = readFileSync(join(directory, "switchboard.js"), "utf8");
+        const digest = /"removeCartLine":\{"kind":"event","digest":"(sha256:[0-9a-f]+)"\}/.exec(source)?.[1];
+        assert.ok(digest, "the generated table holds removeCartLine's digest");
+        const skewed = join(directory, "skewed-hello.js");
+        writeFileSync(skewed, source.replace(digest, `sha256:${"1".repeat(64)}`));
+        const older = await import(pathToFileURL(skewed).href);
+        const router = wireHandlers({ args: ["--only", "addCartLine,sdkReady"] });
+        routers.push(router);
+        const sb = older.connect({ handlers: router.handlers, events: router.events });
+        await sb.ready;
+        // removeCartLine: its digest differs; the productCart channels: the app (--only) has none of them.
+        const differing = await sb.contractCheck;
+        assert.ok(differing.includes("removeCartLine"), `differing: ${differing}`);
+        assert.ok(differing.includes("productCartGetState"));
+        assert.ok(!differing.includes("addCartLine") && !differing.includes("sdkReady"));
+        await sb.send.addCartLine(line("m1", 1));
+    });
+
+    test("the CLI answers a hello line and says which channels differ on stderr", () => {
+        const input = `${JSON.stringify({ hello: { contracts: { addCartLine: "sha256:old" } }, id: "h1" })}\n{"name":"sdkReady"}\n`;
+        const run = spawnSync(cliPath(), [], { input, encoding: "utf8" });
+        assert.equal(run.status, 0, run.stderr);
+        assert.equal(run.stdout.split("\n")[0], '{"line":1,"id":"h1","outcome":"hello","differing":["addCartLine"]}');
+        assert.match(run.stderr, /contract skew: addCartLine: the page was built against contract "sha256:old"; the app's is sha256:/);
+        assert.match(run.stderr, /2 messages: 1 handled, .*1 hello/);
     });
 
     test("a router that exits fails the calls with kind unavailable", async () => {

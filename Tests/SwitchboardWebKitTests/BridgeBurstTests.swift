@@ -26,7 +26,7 @@ private func register(_ router: Router, _ name: String) -> Registration {
         let updatesAtStart = registry.scriptUpdates
         let names = (0..<500).map { "c\($0)" }
         let tokens = names.map { register(router, $0) }
-        let wanted = Set(names).subtracting(["c3"])
+        let wanted = Set(names).subtracting(["c3"]).union(["switchboard"])
         #expect(await eventually { registry.handlers == wanted })
         // One sync for the whole burst: one script, of the manifest after it.
         #expect(registry.scriptUpdates == updatesAtStart + 1)
@@ -34,14 +34,14 @@ private func register(_ router: Router, _ name: String) -> Registration {
         #expect(bridge.conflictingNames == ["c3"])
 
         for token in tokens { token.cancel() }
-        #expect(await eventually { registry.handlers == ["c7"] })
+        #expect(await eventually { registry.handlers == ["c7", "switchboard"] })
         #expect(registry.scriptUpdates == updatesAtStart + 2)
         #expect(embeddedManifest(in: registry.script ?? "")?.channels == [])
-        #expect(bridge.registeredNames == ["c7"])
+        #expect(bridge.registeredNames == ["c7", "switchboard"])
         #expect(bridge.conflictingNames.isEmpty)
         #expect(registry.misuses.isEmpty)
-        // Each name added once and removed once (c7 stays, c3 is never added).
-        #expect(registry.calls.count == 2 * (wanted.count - 1) + 1)
+        // Each name added once and removed once (c7 and the hello handler stay, c3 is never added).
+        #expect(registry.calls.count == 2 * (wanted.count - 2) + 2)
     }
 
     @Test func burstsFromSeveralThreadsEndWithTheRoutersManifestPublished() async {
@@ -61,12 +61,12 @@ private func register(_ router: Router, _ name: String) -> Registration {
             }
         }
         let expected = Set((0..<4).flatMap { thread in stride(from: 1, to: 200, by: 2).map { "t\(thread)c\($0)" } })
-        #expect(await eventually { registry.handlers == expected })
+        #expect(await eventually { registry.handlers == expected.union(["switchboard"]) })
         #expect(await eventually { embeddedManifest(in: registry.script ?? "") == router.manifest })
-        #expect(Set(bridge.registeredNames) == expected)
+        #expect(Set(bridge.registeredNames) == expected.union(["switchboard"]))
         #expect(registry.misuses.isEmpty)
         for token in kept.withLock({ $0 }) { token.cancel() }
-        #expect(await eventually { registry.handlers.isEmpty })
+        #expect(await eventually { registry.handlers == ["switchboard"] })
         #expect(await eventually { embeddedManifest(in: registry.script ?? "")?.channels == [] })
     }
 

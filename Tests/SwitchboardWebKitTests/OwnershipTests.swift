@@ -52,7 +52,7 @@ final class Owner {
             weakOwner = owner
             weakBridge = owner.bridge
             weakController = owner.controller
-            #expect(owner.controller.handlers.keys.sorted() == ["ping"])
+            #expect(owner.controller.handlers.keys.sorted() == ["ping", "switchboard"])
         }
         #expect(weakOwner == nil)
         #expect(weakBridge == nil)
@@ -68,7 +68,7 @@ final class Owner {
         do {
             let bridge = RouterBridge(router: router, registry: registry)
             weakBridge = bridge
-            #expect(registry.handlers == ["ping"])
+            #expect(registry.handlers == ["ping", "switchboard"])
         }
         #expect(weakBridge == nil)
         #expect(await eventually { registry.handlers.isEmpty && registry.script == nil })

@@ -122,7 +122,7 @@ private struct FailingSource: WireByteSource, Sendable {
         #expect(counter.withLock { $0 } > 400 * 64_000)
     }
 
-    /// Mixed input across many batches: every outcome kind, blank and whitespace lines,
+    /// Mixed input across many batches: every outcome kind (a page's hello too), blank and whitespace lines,
     /// oversized lines, bytes that are not UTF-8, a byte-order mark at the start.
     private func mixedInput() -> [UInt8] {
         let lines = [
@@ -140,6 +140,7 @@ private struct FailingSource: WireByteSource, Sendable {
             #"{"name":"removeCartLine","body":{"lineId":"gid://shopify/CartLine/1","merchandiseId":"m","productId":"p","quantity":1,"attributes":{}}}"#,
             "[1,2]",
             #"{"name":"productCartClicked","id":"r","origin":"https://ads.example.net","mainFrame":false}"#,
+            #"{"hello":{"contracts":{"addCartLine":"sha256:old"}},"id":"h"}"#,
         ]
         var bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
         for round in 0..<90 {

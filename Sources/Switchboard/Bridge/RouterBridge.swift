@@ -48,6 +48,16 @@ import Foundation
 ///   is listed in ``conflictingNames`` (its messages cannot reach the router from
 ///   the page). WebKit has no API to list a controller's handlers, so names added
 ///   by other code must be declared this way.
+///
+/// ## The page's hello
+/// The bridge also registers one handler of its own, named after ``globalName``
+/// (`window.webkit.messageHandlers.switchboard` by default), where a page states once per
+/// load the contract digests it was built against: `postMessage({contracts: {NAME: DIGEST}})`
+/// (``PageHello``). The bridge checks them (``Router/checkContracts(_:from:)``, which reports a
+/// ``Diagnostic/contractSkew(_:page:app:)`` per channel that differs) and resolves the page's
+/// promise with `{differing: [NAME, …]}`. That name is never a channel the bridge adds: a live
+/// channel named so is listed in ``conflictingNames``. When ``globalName`` is among
+/// `reservedNames`, the app handles it itself and the bridge registers no hello handler.
 @MainActor
 public final class RouterBridge {
     /// The router messages are routed through.
@@ -58,6 +68,9 @@ public final class RouterBridge {
     public let globalName: String
     /// Handler names the bridge never adds: the app registers them on the controller itself.
     public let reservedNames: Set<String>
+    /// The name of the handler that takes the page's hello (``globalName``), or `nil` when it is
+    /// among ``reservedNames``.
+    private nonisolated let helloName: String?
 
     private struct State: Sendable {
         var registered: Set<String> = []
@@ -107,6 +120,7 @@ public final class RouterBridge {
         self.alsoRegisteringNames = Set(alsoRegistering.map(\.name))
         self.reservedNames = reservedNames
         self.globalName = globalName
+        self.helloName = reservedNames.contains(globalName) ? nil : globalName
         if let scope, let previous = BridgeClaims.claim(scope, for: self, take: takeCleanup) {
             previous.stop(takenOver: true)
         }
@@ -175,11 +189,13 @@ public final class RouterBridge {
         let manifest = router.manifest
         let live = Set(manifest.channels.map(\.name)).union(alsoRegisteringNames)
             .union(router.bufferingChannels.map(\.name))
-        let wanted = live.subtracting(reservedNames)
+        var wanted = live.subtracting(reservedNames)
+        if let helloName { wanted.insert(helloName) }
+        let taken = helloName.map { reservedNames.union([$0]) } ?? reservedNames
         let script = ManifestScript.source(for: manifest, globalName: globalName)
         let change = state.withLock { state -> (remove: [String], add: [String], script: String?)? in
             guard !state.stopped else { return nil }
-            state.conflicts = live.intersection(reservedNames)
+            state.conflicts = live.intersection(taken)
             let remove = state.registered.subtracting(wanted).sorted()
             let add = wanted.subtracting(state.registered).sorted()
             state.registered = wanted
@@ -215,12 +231,13 @@ public final class RouterBridge {
             var remove: [String] = []
             var add: [String] = []
             // A name in `alsoRegistering` stays registered (or, when reserved, in conflict).
+            // The hello handler stays registered whatever channels come and go.
             for name in removed where !alsoRegisteringNames.contains(name) {
                 state.conflicts.remove(name)
-                if state.registered.remove(name) != nil { remove.append(name) }
+                if name != helloName, state.registered.remove(name) != nil { remove.append(name) }
             }
             for name in added {
-                if reservedNames.contains(name) {
+                if reservedNames.contains(name) || name == helloName {
                     state.conflicts.insert(name)
                 } else if state.registered.insert(name).inserted {
                     add.append(name)
@@ -338,7 +355,27 @@ public final class RouterBridge {
             RouterBridge.onMainActor { replyHandler(nil, text) }
             return .stopped(reason: "bridge stopped" + why)
         }
+        if name == helloName { return hello(body: body, sender: sender, replyHandler: replyHandler) }
         return router.receive(name: name, body: MessageBody(body), sender: sender, replyHandler: complete)
+    }
+
+    /// Answers a page's hello (see "The page's hello"): `{"differing": [NAME, …]}`, or an
+    /// ``ErrorEnvelope`` of kind `invalid` naming the key path when the body is not a hello.
+    private func hello(
+        body: Any?, sender: MessageSender, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) -> Outcome {
+        let hello: PageHello
+        do {
+            hello = try PageHello(body: MessageBody(body))
+        } catch {
+            let message = "\(globalName): not a hello, {\"contracts\": {CHANNEL: DIGEST}}: \(error)"
+            replyHandler(nil, ErrorEnvelope(kind: .invalid, channel: nil, message: message).jsonText)
+            return .invalid(error)
+        }
+        let differing = router.checkContracts(hello.contracts, from: sender).map(\.name)
+        let (value, error) = ScriptReply.arguments(for: .success(ReplyValue(["differing": differing])), on: nil)
+        replyHandler(value, error)
+        return .handled(count: 1)
     }
 
     /// Runs `body` on the main actor: now when called on the main thread, else soon after.

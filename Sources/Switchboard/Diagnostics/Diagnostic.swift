@@ -32,6 +32,10 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
     case stopped(Channel, by: String, Outcome)
     /// The channel's ``OriginPolicy`` refused a message's sender; nothing ran.
     indirect case rejected(PolicyRejection)
+    /// A page stated the digest of a channel's contract it was built against (``Router/checkContracts(_:from:)``,
+    /// once per page load) and the app's differs (`app`), or the app has no such channel (`app` is `nil`):
+    /// the page and the app disagree on what that channel's messages look like.
+    case contractSkew(Channel, page: String, app: String?)
 
     /// The channel concerned, when the name was valid.
     public var channel: Channel? {
@@ -40,7 +44,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .unhandled(let c), .invalidBody(let c, _), .handlerFailed(let c, _), .responderFailed(let c, _),
             .kept(let c, _), .keptOverflow(let c), .keptExpired(let c), .keptDelivered(let c, _),
             .duplicateReply(let c), .lateReply(let c), .replyDropped(let c), .deadlinePassed(let c, _, _),
-            .stopped(let c, _, _):
+            .stopped(let c, _, _), .contractSkew(let c, _, _):
             return c
         case .rejected(let rejection): return rejection.channel
         }
@@ -64,6 +68,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .deadlinePassed: return "deadlinePassed"
         case .stopped: return "stopped"
         case .rejected: return "rejected"
+        case .contractSkew: return "contractSkew"
         }
     }
 
@@ -87,6 +92,10 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
             return "\(c): no reply within \(after); " + (usedFallback ? "fallback reply sent" : "caller timed out")
         case .stopped(let c, let name, let outcome): return "\(c): stopped by middleware \(name): \(outcome)"
         case .rejected(let rejection): return rejection.message
+        case .contractSkew(let c, let page, let app):
+            let theirs = String(reflecting: String(page.prefix(80)))
+            guard let app else { return "\(c): the page was built against contract \(theirs); the app has no such channel" }
+            return "\(c): the page was built against contract \(theirs); the app's is \(app)"
         }
     }
 }

@@ -5,6 +5,8 @@
 //   text of the envelope {kind, channel, message, data?}; unhandled -> kind "noResponder".
 // `{"manifest":…}` and `{"push":…,"body":…}` lines become `switchboard:manifest` and
 // `switchboard:push` events on `events`, as the WebKit adapter's scripts make them on `window`.
+// `handlers[globalName]` takes the page's hello, as the bridge's handler of that name does: it is
+// written as a `{"hello":…}` line and settled with `{differing}` from its `hello` outcome line.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -102,7 +104,9 @@ export function wireHandlers(options = {}) {
         const call = pending.get(String(line.id));
         if (call === undefined) return;
         pending.delete(String(line.id));
-        if (line.outcome === "replied") {
+        if (line.outcome === "hello") {
+            call.resolve({ differing: line.differing });
+        } else if (line.outcome === "replied") {
             call.resolve(line.reply);
         } else if (line.outcome === "handled") {
             call.resolve(null);
@@ -130,7 +134,7 @@ export function wireHandlers(options = {}) {
             return;
         }
         const id = `m${nextId++}`;
-        const message = { name, body, id };
+        const message = name === globalName ? { hello: body, id } : { name, body, id };
         if (options.origin !== undefined) message.origin = options.origin;
         if (options.mainFrame !== undefined) message.mainFrame = options.mainFrame;
         pending.set(id, { name, resolve, reject });

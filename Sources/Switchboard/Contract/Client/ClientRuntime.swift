@@ -142,6 +142,8 @@ enum ClientRuntime {
             let down = null; // why nothing is available (no transport, closed, the dev router stopped), or null
             let events = options.events ?? (typeof globalThis.addEventListener === "function" ? globalThis : null);
             let post = null;
+            // Posts the page's hello ({contracts}) to the app's handler named `globalName`; null without one.
+            let postHello = null;
             let closeTransport = () => {};
             const handlers = options.handlers ?? globalThis.webkit?.messageHandlers;
             if (handlers != null) {
@@ -152,9 +154,15 @@ enum ClientRuntime {
                     }
                     return handler.postMessage(body);
                 };
+                postHello = (statement) => {
+                    const handler = handlers[globalName];
+                    if (handler == null || typeof handler.postMessage !== "function") return null; // an app without it
+                    return handler.postMessage(statement);
+                };
             } else if (isObject(root?.dev) && typeof root.dev.endpoint === "string" && typeof EventSource === "function") {
                 const dev = devTransport(root.dev, globalName, (why) => stop(`the app is unavailable: ${why}`));
                 post = dev.post;
+                postHello = (statement) => dev.post(globalName, statement);
                 events = dev.events;
                 closeTransport = dev.close;
             } else {
@@ -251,6 +259,24 @@ enum ClientRuntime {
                 }, ms);
             }
 
+            // The hello: once per connect(), the page states the digest of each channel's contract it was built
+            // against; the app reports a contractSkew diagnostic per channel that differs and answers which.
+            // An app (or dev server) that predates it, or any failure, leaves `differing` null: never an error.
+            let differing = null;
+            const contractCheck = (async () => {
+                if (down !== null || postHello === null) return null;
+                const contracts = Object.fromEntries(names.filter((name) => typeof table[name].digest === "string")
+                    .map((name) => [name, table[name].digest]));
+                try {
+                    const answer = await postHello({ contracts });
+                    if (!isObject(answer) || !Array.isArray(answer.differing)) return null;
+                    differing = Object.freeze(answer.differing.filter((name) => typeof name === "string"));
+                    return differing;
+                } catch (_) {
+                    return null;
+                }
+            })();
+
             const call = async (name, body, isEvent) => {
                 const why = whyNot(name);
                 if (why !== null) throw new SwitchboardError("unavailable", name, why);
@@ -271,6 +297,11 @@ enum ClientRuntime {
                 /** The app's current manifest, or null before it has one. */
                 get manifest() { return manifest; },
                 isAvailable: (name) => whyNot(name) === null,
+                /** The channels the app said (answering this page's hello) its contract differs on, or null
+                 * before the answer and when the app does not answer hellos. */
+                get differing() { return differing; },
+                /** Resolves with `differing` once the app answered the hello (null when it does not); never rejects. */
+                contractCheck,
                 /** `callback(availability, manifest)` on each manifest change and when the transport goes down;
                  * `availability` maps each of the contract's channels to whether it is live.
                  * Returns an unsubscribe function. */
@@ -387,6 +418,13 @@ enum ClientRuntime {
             readonly manifest: Manifest | null;
             /** Whether a call on `channel` would be posted now. */
             isAvailable(channel: ChannelName<Events, Requests, Pushes>): boolean;
+            /**
+             * The channels whose contract the app says differs from this page's (its answer to the page's
+             * hello, sent once per `connect()`), or null before the answer and when the app does not answer hellos.
+             */
+            readonly differing: readonly string[] | null;
+            /** Resolves with `differing` once the app answered the hello (null when it does not); never rejects. */
+            readonly contractCheck: Promise<readonly string[] | null>;
             /** Called on each manifest change; returns an unsubscribe function. */
             onAvailabilityChange(
                 callback: (availability: Availability<ChannelName<Events, Requests, Pushes>>, manifest: Manifest | null) => void,

@@ -90,6 +90,13 @@ export interface Switchboard<
     readonly manifest: Manifest | null;
     /** Whether a call on `channel` would be posted now. */
     isAvailable(channel: ChannelName<Events, Requests, Pushes>): boolean;
+    /**
+     * The channels whose contract the app says differs from this page's (its answer to the page's
+     * hello, sent once per `connect()`), or null before the answer and when the app does not answer hellos.
+     */
+    readonly differing: readonly string[] | null;
+    /** Resolves with `differing` once the app answered the hello (null when it does not); never rejects. */
+    readonly contractCheck: Promise<readonly string[] | null>;
     /** Called on each manifest change; returns an unsubscribe function. */
     onAvailabilityChange(
         callback: (availability: Availability<ChannelName<Events, Requests, Pushes>>, manifest: Manifest | null) => void,
