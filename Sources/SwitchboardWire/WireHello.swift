@@ -42,7 +42,8 @@ public struct WireHello: Sendable, Hashable {
         case nil: break
         case .string(let string)?: id = .string(string)
         case .number(let number)?: id = .number(number)
-        case let other?: return .failure(WireMalformed(message: "\"id\" must be a string or a number, found \(other.kindName)"))
+        case let other?:
+            return .failure(WireMalformed(message: "\"id\" must be a string or a number, found \(other.kindName)"))
         }
         var origin: String?
         switch members["origin"] {

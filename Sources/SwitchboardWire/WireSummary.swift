@@ -52,7 +52,7 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
         let parts = WireOutcomeKind.allCases.filter {
             ($0 != .rejected || hasOriginPolicy || self[$0] > 0) && ($0 != .hello || self[$0] > 0)
         }
-            .map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
+        .map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
         let (seconds, attoseconds) = elapsed.components
         let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
         let fraction = String(milliseconds % 1000)

@@ -103,7 +103,8 @@ private struct AddCartLineV2: Event {
         #expect(registry.handlers == ["ping"])
         let box = ReplyBox()
         // Routed as a message: the app's own handler would take it in WebKit.
-        #expect(bridge.handle(name: "switchboard", body: ["contracts": [:]], replyHandler: box.handler).kind == "unhandled")
+        #expect(
+            bridge.handle(name: "switchboard", body: ["contracts": [:]], replyHandler: box.handler).kind == "unhandled")
         _ = ping
     }
 
@@ -114,14 +115,16 @@ private struct AddCartLineV2: Event {
         let bridge = RouterBridge(router: router, registry: FakeRegistry())
         let contracts = ["addCartLine": digest(AddCartLineV2.self)]
         let ad = ReplyBox()
-        let adFrame = MessageSender(securityOriginProtocol: "https", host: "ads.example.net", port: 0, isMainFrame: false)
+        let adFrame = MessageSender(
+            securityOriginProtocol: "https", host: "ads.example.net", port: 0, isMainFrame: false)
         bridge.handle(name: "switchboard", body: ["contracts": contracts], sender: adFrame, replyHandler: ad.handler)
         #expect(await eventually { ad.calls == 1 })
         #expect(ad.valueJSON == #"{"differing":[]}"#)
         let shop = ReplyBox()
         let shopFrame = MessageSender(
             securityOriginProtocol: "https", host: "shop.example.com", port: 0, isMainFrame: true)
-        bridge.handle(name: "switchboard", body: ["contracts": contracts], sender: shopFrame, replyHandler: shop.handler)
+        bridge.handle(
+            name: "switchboard", body: ["contracts": contracts], sender: shopFrame, replyHandler: shop.handler)
         #expect(await eventually { shop.calls == 1 })
         #expect(shop.valueJSON == #"{"differing":["addCartLine"]}"#)
         _ = add

@@ -39,7 +39,10 @@ import Testing
         responder?.cancel()
         #expect(await eventually { registry.handlers == ["switchboard"] })
 
-        #expect(registry.calls == ["add switchboard", "add addCartLine", "add cartTotal", "remove addCartLine", "remove cartTotal"])
+        #expect(
+            registry.calls == [
+                "add switchboard", "add addCartLine", "add cartTotal", "remove addCartLine", "remove cartTotal",
+            ])
         #expect(registry.misuses.isEmpty)
     }
 

@@ -47,7 +47,9 @@ import Testing
         #expect(skews == ["addCartLine", "giftWrap"])  // once, for the hello; not per message
         #expect(summary[.hello] == 1)
         #expect(summary.exitStatus == 0)
-        #expect(summary.description.hasPrefix("3 messages: 2 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 1 hello"))
+        #expect(
+            summary.description.hasPrefix(
+                "3 messages: 2 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed, 1 hello"))
     }
 
     @Test func aHelloThatAgreesListsNothing() throws {
@@ -58,7 +60,9 @@ import Testing
 
     @Test func aSummaryWithoutHellosIsAsBefore() throws {
         let (_, summary, _) = try run([#"{"name":"sdkReady"}"#])
-        #expect(summary.description.hasPrefix("1 message: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed ("))
+        #expect(
+            summary.description.hasPrefix(
+                "1 message: 1 handled, 0 replied, 0 failed, 0 invalid, 0 unhandled, 0 malformed ("))
     }
 
     @Test func aLineWithANameIsAMessageWhateverElseItHolds() throws {

@@ -94,7 +94,9 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .rejected(let rejection): return rejection.message
         case .contractSkew(let c, let page, let app):
             let theirs = String(reflecting: String(page.prefix(80)))
-            guard let app else { return "\(c): the page was built against contract \(theirs); the app has no such channel" }
+            guard let app else {
+                return "\(c): the page was built against contract \(theirs); the app has no such channel"
+            }
             return "\(c): the page was built against contract \(theirs); the app's is \(app)"
         }
     }
