@@ -8,7 +8,7 @@ import SwitchboardWire
 /// `replied`, `error` exactly for `failed`, `invalid` and `malformed` (with a
 /// `path` exactly for `invalid`), and `line`, `id` and `name` as the outcome says.
 enum OutcomeLineCheck {
-    static let keyOrder = ["line", "source", "id", "name", "outcome", "reply", "error"]
+    static let keyOrder = ["line", "source", "id", "name", "outcome", "reply", "error", "differing"]
 
     static func check(_ outcomes: [WireOutcome]) {
         var writer = JSONWriter()
@@ -92,6 +92,13 @@ enum OutcomeLineCheck {
             guard let replyJSON = outcome.replyJSON, let written = try? JSONReader().read(replyJSON),
                 ReaderAgreement.same(reply, written, exact: true)
             else { fail("the reply is not the reply's JSON") }
+        }
+        if (members["differing"] != nil) != (outcome.kind == .hello) {
+            fail("differing present: \(members["differing"] != nil)")
+        }
+        if let differing = members["differing"] {
+            guard case .array(let names) = differing, names.allSatisfy({ if case .string = $0 { true } else { false } })
+            else { fail("differing is not an array of names") }
         }
         let hasError = [.failed, .invalid, .malformed, .rejected].contains(outcome.kind)
         if (members["error"] != nil) != hasError { fail("error present: \(members["error"] != nil)") }
