@@ -325,7 +325,9 @@ public final class RouterBridge {
     /// (`NSNull` for a handled event), `(nil, envelope)` for a failure, the JSON text of an
     /// ``ErrorEnvelope`` whose `kind` the page switches on (`rejected` for a message the
     /// channel's ``OriginPolicy`` refuses, `noResponder`, `invalid`, `failed`, …; `unavailable`
-    /// once the bridge is stopped).
+    /// once the bridge is stopped). A message to the hello handler (named ``globalName``) is the
+    /// page's hello, answered with `{"differing": [...]}` (see "The page's hello"): `.handled(count: 1)`,
+    /// or `.invalid` when the body is not a hello.
     /// - Parameters:
     ///   - name: `WKScriptMessage.name`.
     ///   - body: `WKScriptMessage.body`.

@@ -48,7 +48,8 @@ final class DiagnosticSink: Sendable {
 extension Router {
     /// Calls `observer` with every ``Diagnostic``: unhandled and invalid messages,
     /// kept, expired and overflowing messages, failed handlers, duplicate, late and
-    /// dropped replies, passed deadlines. It runs on the thread where it happened.
+    /// dropped replies, passed deadlines, channels whose contract differs from a page's
+    /// (``checkContracts(_:from:)``). It runs on the thread where it happened.
     /// - Returns: the token that keeps the observer. Once ``Registration/cancel()``
     ///   returns, the observer is not called again.
     public func observeDiagnostics(_ observer: @escaping @Sendable (Diagnostic) -> Void) -> Registration {

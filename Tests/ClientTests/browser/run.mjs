@@ -169,6 +169,7 @@ async function main() {
     }
     const all = recorded.map((name) => readFileSync(join(work, name.replace(/\.ndjson$/, ".expected.ndjson")), "utf8")).join("");
     assert.match(all, /"outcome":"rejected"/, "the rejected call is in a recording");
+    assert.match(all, /"outcome":"hello","differing":\[\]/, "a page load stated its contract digests, and they agree");
     step(`${recorded.length} recordings replay to the same outcomes with switchboard-cli`);
 }
 
