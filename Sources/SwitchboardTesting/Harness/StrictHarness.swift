@@ -389,7 +389,7 @@ public final class StrictHarness: Sendable {
 
         /// The diagnostics that mean something went wrong; the others (kept, delivered, stopped) are routine.
         static let problemKinds: Set<String> = [
-            "unhandled", "invalidChannel", "invalidBody", "handlerFailed", "responderFailed", "keptOverflow",
+            "unhandled", "invalidChannel", "invalidBody", "handlerFailed", "responderFailed", "keptOverflow", "eventsOverflow",
             "keptExpired", "duplicateReply", "lateReply", "replyDropped", "deadlinePassed",
         ]
 
