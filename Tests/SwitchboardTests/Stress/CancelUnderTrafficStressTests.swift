@@ -9,8 +9,11 @@ import Testing
 /// or drops its last reference; a call made during a send that began after a cancel had
 /// returned is late. (`cancel()` does not wait for a call already under way on another
 /// thread, so a call the router had begun before may still be entering the closure; a send
-/// that begins afterwards must call nothing.) And a closure that cancels (or releases) its
-/// own token returns, without deadlock, and is not called again.
+/// that begins afterwards must call nothing.) Stricter: no call begins (its closure's first step)
+/// after a cancel returned, whenever its send began: `cancel()` waits for the callers between
+/// their check and their call (a few instructions, no user code), never for a call under way.
+/// And a closure that cancels (or releases) its own token returns, without deadlock, and is not
+/// called again.
 /// Serialized: each test keeps two sender threads busy; one at a time leaves the cores to
 /// the suites running beside it.
 @Suite(.serialized) struct CancelUnderTrafficStressTests {
@@ -31,6 +34,8 @@ import Testing
         let sendingAfterCancel = Locked<Set<ObjectIdentifier>>([])
         let calls = Locked(0)
         let late = Locked(0)
+        /// Calls whose first step came after a cancel had returned (whenever their send began).
+        let lateBegins = Locked(0)
         let sends = Locked(0)
         let stop = Locked(false)
 
@@ -38,6 +43,7 @@ import Testing
 
         /// The registered closure's first step: late if this thread's send began after a cancel returned.
         func called() {
+            if cancelsReturned.withLock({ $0 }) > 0 { lateBegins.withLock { $0 += 1 } }
             let thread = ObjectIdentifier(Thread.current)
             if sendingAfterCancel.withLock({ $0.contains(thread) }) { late.withLock { $0 += 1 } }
             calls.withLock { $0 += 1 }
@@ -64,13 +70,14 @@ import Testing
     /// starts `senders` threads calling `send` without pause, and, once the registration has
     /// been called, unregisters on other threads; the senders go on for a few more sends.
     /// Returns how many calls were made during sends that began after an unregistration had
-    /// returned (all rounds), and how many calls there were.
+    /// returned (all rounds), how many calls began after one had returned, and how many calls there were.
     static func lateStarts(
         rounds: Int = rounds, senders: Int = 2,
         register: @escaping @Sendable (_ onCall: @escaping @Sendable () -> Void) -> Registration,
         send: @escaping @Sendable () -> Void
-    ) async -> (late: Int, calls: Int) {
+    ) async -> (late: Int, lateBegins: Int, calls: Int) {
         var late = 0
+        var lateBegins = 0
         var calls = 0
         for index in 0..<rounds {
             let way = Unregistering.allCases[index % Unregistering.allCases.count]
@@ -106,10 +113,11 @@ import Testing
                 round.stop.withLock { $0 = true }
             }
             late += round.late.withLock { $0 }
+            lateBegins += round.lateBegins.withLock { $0 }
             calls += round.calls.withLock { $0 }
             box.withLock { $0 = nil }
         }
-        return (late, calls)
+        return (late, lateBegins, calls)
     }
 
     /// Registers a closure that cancels (or, with `release`, drops the last reference to)
@@ -150,8 +158,9 @@ import Testing
         register: @escaping @Sendable (_ onCall: @escaping @Sendable () -> Void) -> Registration,
         send: @escaping @Sendable () -> Void
     ) async {
-        let (late, calls) = await lateStarts(register: register, send: send)
+        let (late, lateBegins, calls) = await lateStarts(register: register, send: send)
         #expect(late == 0, "\(kind): \(late) of \(calls) calls started after cancel() returned")
+        #expect(lateBegins == 0, "\(kind): \(lateBegins) of \(calls) calls began after cancel() returned")
         #expect(calls >= rounds, "\(kind): \(calls) calls in \(rounds) rounds")
         for release in [false, true] {
             let (returned, inside) = await cancelsItselfFromInside(release: release, register: register, send: send)
