@@ -80,7 +80,8 @@ import Testing
         let policy = try OriginPolicy(allowing: ["https://shop.example.com"])
         let app = CountingApp(router: Router(options: RouterOptions(originPolicy: policy)))
         let log = FailureLog()
-        let harness = StrictHarness(router: app.router, replyTimeout: patientReplyTimeout, reporter: .capturing(into: log))
+        let harness = StrictHarness(
+            router: app.router, replyTimeout: patientReplyTimeout, reporter: .capturing(into: log))
         #expect(await harness.request(GetCount()) == 0)
         #expect(try await harness.request("getCount")?.get().value(as: Int.self) == 0)
         // A send is a page's message: refused without a sender the policy admits.

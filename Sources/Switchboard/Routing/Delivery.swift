@@ -6,7 +6,7 @@ extension Router {
     /// body and delivers it.
     ///
     /// A ``MessageBody`` or a ``JSONValue`` passed here (as `Any`) is routed as
-    /// itself, as ``receive(name:body:)-(String,MessageBody)`` would.
+    /// itself, as ``receive(name:body:isolation:)-(String,MessageBody,_)`` would.
     /// Main-actor handlers and responders (``on(_:_:)-(_,(E)->Void)``) run before this returns
     /// when the caller is on the main actor (its isolation, passed by default, says so); from
     /// elsewhere they are scheduled on the main actor.
@@ -73,7 +73,7 @@ extension Router {
         }
     }
 
-    /// ``receive(_:replyHandler:)`` for a caller that learns all it needs from the outcome when
+    /// ``receive(_:isolation:replyHandler:)`` for a caller that learns all it needs from the outcome when
     /// only event handlers take the message, as the wire session does: such a message (no
     /// middleware, no responder, nothing kept before it) is delivered without `replyHandler`,
     /// which is then dropped uncalled (`handlersOnly` is `true`; the outcome,
@@ -106,7 +106,7 @@ extension Router {
     }
 
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
-    /// See ``receive(_:replyHandler:)``.
+    /// See ``receive(_:isolation:replyHandler:)``.
     /// - Parameters:
     ///   - name: the channel name as received.
     ///   - body: the body.

@@ -91,7 +91,7 @@ extension Router {
 
     /// `value` as a `T`: the value itself when it is one; else converted through JSON and
     /// decoded with `options` (a router's ``RouterOptions/decoding``). Used by every typed
-    /// request (``request(_:sender:)``, `StrictHarness.request(_:)`).
+    /// request (``request(_:sender:isolation:)``, `StrictHarness.request(_:)`).
     /// - Throws: ``RequestFailure/unencodableReply(_:_:)`` when `value` does not encode,
     ///   ``RequestFailure/undecodableReply(_:_:)`` when it does not decode as `T`, and
     ///   ``RequestFailure/responderFailed(_:message:)`` when `T` is not `Decodable`.

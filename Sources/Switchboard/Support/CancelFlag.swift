@@ -65,6 +65,10 @@ final class CancelFlag: @unchecked Sendable {
     func enter() -> Bool {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let atomic {
             let flag = unsafeDowncast(atomic, to: AtomicFlag.self)
+            // Once the flag is set, callers no longer touch the count, so a `cancel()` waits only
+            // for those that announced before (or while) it set the flag: its wait is bounded
+            // however much traffic goes on.
+            if flag.value.load(ordering: .acquiring) & 1 != 0 { return false }
             let before = flag.value.wrappingAdd(2, ordering: .acquiringAndReleasing).oldValue
             if before & 1 == 0 { return true }
             flag.value.wrappingSubtract(2, ordering: .acquiringAndReleasing)

@@ -389,8 +389,8 @@ public final class StrictHarness: Sendable {
 
         /// The diagnostics that mean something went wrong; the others (kept, delivered, stopped) are routine.
         static let problemKinds: Set<String> = [
-            "unhandled", "invalidChannel", "invalidBody", "handlerFailed", "responderFailed", "keptOverflow", "eventsOverflow",
-            "keptExpired", "duplicateReply", "lateReply", "replyDropped", "deadlinePassed",
+            "unhandled", "invalidChannel", "invalidBody", "handlerFailed", "responderFailed", "keptOverflow",
+            "eventsOverflow", "keptExpired", "duplicateReply", "lateReply", "replyDropped", "deadlinePassed",
         ]
 
         func observe(_ diagnostic: Diagnostic, harness: UInt64, current: Sending?) {
