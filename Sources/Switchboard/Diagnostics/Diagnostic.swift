@@ -42,8 +42,8 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .invalidChannel: return nil
         case .unhandled(let c), .invalidBody(let c, _), .handlerFailed(let c, _), .responderFailed(let c, _),
             .kept(let c, _), .keptOverflow(let c), .eventsOverflow(let c), .keptExpired(let c),
-            .keptDelivered(let c, _), .duplicateReply(let c), .lateReply(let c), .replyDropped(let c), .deadlinePassed(let c, _, _),
-            .stopped(let c, _, _):
+            .keptDelivered(let c, _), .duplicateReply(let c), .lateReply(let c), .replyDropped(let c),
+            .deadlinePassed(let c, _, _), .stopped(let c, _, _):
             return c
         case .rejected(let rejection): return rejection.channel
         }
