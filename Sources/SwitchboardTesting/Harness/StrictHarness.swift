@@ -161,7 +161,7 @@ public final class StrictHarness: Sendable {
     /// Sends a request and waits for its reply; fails the test unless the reply
     /// is `expected` and arrives within the timeout.
     ///
-    /// The app sends it (``MessageSender/app``, admitted by every origin policy) unless `sender`
+    /// The app sends it (`MessageSender.app`, admitted by every origin policy) unless `sender`
     /// says otherwise, and it keeps the caller's isolation: from a `@MainActor` test, a
     /// main-actor responder runs on the main actor with no hop.
     /// - Parameters:
