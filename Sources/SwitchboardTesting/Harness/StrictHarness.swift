@@ -7,10 +7,10 @@ import Switchboard
 /// It fails the test when
 /// - a message goes unhandled, is invalid, or fails (checked at each ``send(_:body:id:sender:expecting:isolation:fileID:filePath:line:column:)``),
 /// - a reply is missing, late or a failure (checked at ``request(_:body:sender:expecting:timeout:isolation:fileID:filePath:line:column:)``
-///   and, for replies still pending after a send, at ``finish(fileID:filePath:line:column:)``),
+///   and, for replies still pending after a send, at ``finish(isolation:fileID:filePath:line:column:)``),
 /// - kept (buffered) messages were never delivered, or expired (checked at `finish`),
 /// - the router reported a problem the test did not consume with
-///   ``expectDiagnostic(_:on:timeout:fileID:filePath:line:column:)``: messages that
+///   ``expectDiagnostic(_:on:timeout:isolation:fileID:filePath:line:column:)``: messages that
 ///   reached the router another way (through a `RouterBridge`, say) and went
 ///   unhandled, duplicate or dropped replies, deadlines that passed (at `finish`).
 ///
@@ -229,7 +229,7 @@ public final class StrictHarness: Sendable {
             router.receive(name: name, body: body, sender: sender, isolation: isolation) { pending.resolve($0) }
         }
         let limit = timeout ?? replyTimeout
-        guard let result = await pending.wait(timeout: limit) else {
+        guard let result = await pending.wait(timeout: limit, isolation: isolation) else {
             report("\(name): no reply within \(limit) (missing or late)", at: site)
             return nil
         }
@@ -250,12 +250,14 @@ public final class StrictHarness: Sendable {
     ///   - kind: the `Diagnostic.kind` (`"unhandled"`, `"keptExpired"`, `"duplicateReply"`, …).
     ///   - channel: the channel it must concern; `nil` for any.
     ///   - timeout: how long to wait for it; zero to look only at what arrived already.
+    ///   - isolation: the caller's isolation, kept while waiting; `#isolation` by default (leave it).
     ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
     ///   - filePath: the file path of the call site; `#filePath` by default.
     ///   - line: the line of the call site; `#line` by default.
     ///   - column: the column of the call site; `#column` by default.
     public func expectDiagnostic(
         _ kind: String, on channel: Channel? = nil, timeout: Duration = .seconds(1),
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async {
@@ -290,7 +292,15 @@ public final class StrictHarness: Sendable {
     /// Ends the test: waits for the replies still pending after sends, then
     /// fails the test for each missing or failed reply, each channel with kept
     /// messages never delivered, and each problem diagnostic not consumed.
+    /// It keeps the caller's isolation while it waits.
+    /// - Parameters:
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
+    ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
+    ///   - filePath: the file path of the call site; `#filePath` by default.
+    ///   - line: the line of the call site; `#line` by default.
+    ///   - column: the column of the call site; `#column` by default.
     public func finish(
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async {
@@ -300,7 +310,7 @@ public final class StrictHarness: Sendable {
             return state.pending
         }
         for check in pending {
-            switch await check.reply.wait(timeout: replyTimeout) {
+            switch await check.reply.wait(timeout: replyTimeout, isolation: isolation) {
             case nil:
                 report("\(check.name): no reply within \(replyTimeout) (missing or late)", at: check.site)
             case .failure(let failure)?:
