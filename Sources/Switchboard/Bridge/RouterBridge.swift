@@ -271,11 +271,13 @@ public final class RouterBridge {
     ///   - sender: who posted it, from `WKScriptMessage.frameInfo`
     ///     (``MessageSender/init(securityOriginProtocol:host:port:isMainFrame:)``);
     ///     ``MessageSender/unknown`` by default, which a channel with a policy refuses.
+    ///   - isolation: the caller's isolation (WebKit's delegate runs on the main actor, so
+    ///     main-actor handlers run before this returns); `#isolation` by default (leave it).
     ///   - replyHandler: WebKit's reply handler.
     /// - Returns: the router's outcome for the message.
     @discardableResult
     public func handle(
-        name: String, body: Any?, sender: MessageSender = .unknown,
+        name: String, body: Any?, sender: MessageSender = .unknown, isolation: isolated (any Actor)? = #isolation,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) -> Outcome {
         let channel = try? Channel(validating: name)
@@ -292,7 +294,8 @@ public final class RouterBridge {
             RouterBridge.onMainActor { replyHandler(nil, failure) }
             return .stopped(reason: "bridge stopped" + why)
         }
-        return router.receive(name: name, body: MessageBody(body), sender: sender, replyHandler: complete)
+        return router.receive(
+            name: name, body: MessageBody(body), sender: sender, isolation: isolation, replyHandler: complete)
     }
 
     /// Runs `body` on the main actor: now when called on the main thread, else soon after.
