@@ -302,7 +302,7 @@ public final class RouterBridge {
 
     /// Routes one message the page posted and answers the page's promise.
     ///
-    /// The message goes through ``Router/receive(name:body:id:sender:replyHandler:)``;
+    /// The message goes through ``Router/receive(name:body:id:sender:isolation:replyHandler:)``;
     /// `replyHandler` is called exactly once, on the main actor, with
     /// ``ScriptReply/arguments(for:on:)`` of the result: `(value, nil)` for a reply
     /// (`NSNull` for a handled event), `(nil, envelope)` for a failure, the JSON text of an
@@ -315,11 +315,13 @@ public final class RouterBridge {
     ///   - sender: who posted it, from `WKScriptMessage.frameInfo`
     ///     (``MessageSender/init(securityOriginProtocol:host:port:isMainFrame:)``);
     ///     ``MessageSender/unknown`` by default, which a channel with a policy refuses.
+    ///   - isolation: the caller's isolation (WebKit's delegate runs on the main actor, so
+    ///     main-actor handlers run before this returns); `#isolation` by default (leave it).
     ///   - replyHandler: WebKit's reply handler.
     /// - Returns: the router's outcome for the message.
     @discardableResult
     public func handle(
-        name: String, body: Any?, sender: MessageSender = .unknown,
+        name: String, body: Any?, sender: MessageSender = .unknown, isolation: isolated (any Actor)? = #isolation,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) -> Outcome {
         let channel = try? Channel(validating: name)
@@ -338,7 +340,8 @@ public final class RouterBridge {
             RouterBridge.onMainActor { replyHandler(nil, text) }
             return .stopped(reason: "bridge stopped" + why)
         }
-        return router.receive(name: name, body: MessageBody(body), sender: sender, replyHandler: complete)
+        return router.receive(
+            name: name, body: MessageBody(body), sender: sender, isolation: isolation, replyHandler: complete)
     }
 
     /// Runs `body` on the main actor: now when called on the main thread, else soon after.
