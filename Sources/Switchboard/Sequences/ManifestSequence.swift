@@ -24,7 +24,7 @@ extension Router {
         let first = Locked<Manifest?>(nil)
         let id = mutate { state -> UInt64 in
             let id = state.makeID()
-            let current = Manifest(live: state.live, features: state.features)
+            let current = Manifest(live: state.live, features: state.features, pushes: state.pushes)
             // Nobody waits on the stream yet (its iterator is not made): this only buffers it.
             continuation.yield(current)
             first.withLock { $0 = current }
