@@ -36,6 +36,14 @@ let package = Package(
             dependencies: ["Switchboard", "SwitchboardWire", "SwitchboardCommerce"]
         ),
         .executableTarget(name: "switchboard-bench", dependencies: ["Switchboard", "SwitchboardCommerce"]),
+        // The app side as a Swift 6 team writes it (docs/app-side.md): an `@Observable` main-actor
+        // model wired to channels, in a target whose default isolation is the main actor, as new
+        // Xcode projects are. Not a product; built by `swift build` (and so in CI), no SwiftUI.
+        .executableTarget(
+            name: "SwitchboardSampleApp",
+            dependencies: ["Switchboard", "SwitchboardCommerce"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
+        ),
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardWire"]),
         .testTarget(name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard"]),
         .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),

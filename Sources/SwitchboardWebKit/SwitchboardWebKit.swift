@@ -118,25 +118,51 @@ import Switchboard
             webView?.evaluateJavaScript(source, in: nil, in: world, completionHandler: nil)
         }
 
-        /// Runs `script` in the main frame when the script admits the loaded page's origin; its
-        /// arguments are passed as values (`callAsyncJavaScript`), never written into the source.
+        /// The sub-frames that posted a message to the bridge (WebKit has no API to list a page's
+        /// frames), newest last, at most ``subFrameLimit``; one whose call fails is forgotten.
+        private var subFrames: [WKFrameInfo] = []
+        static let subFrameLimit = 32
+
+        /// Runs `script` in the main frame and in each sub-frame that posted a message, when the
+        /// script admits the frame's origin; its arguments are passed as values
+        /// (`callAsyncJavaScript`), never written into the source.
         func run(_ script: PageScript) {
             guard let webView else { return }
-            let sender =
+            let arguments = script.arguments.mapValues { $0.foundationValue }
+            let main =
                 webView.url.map { url in
                     MessageSender(
                         securityOriginProtocol: url.scheme ?? "", host: url.host ?? "", port: url.port ?? 0,
                         isMainFrame: true)
                 } ?? .unknown
-            guard script.admits(sender) else { return }
-            let arguments = script.arguments.mapValues { $0.foundationValue }
-            webView.callAsyncJavaScript(
-                script.source, arguments: arguments, in: nil, in: world, completionHandler: nil)
+            if script.admits(main) {
+                webView.callAsyncJavaScript(
+                    script.source, arguments: arguments, in: nil, in: world, completionHandler: nil)
+            }
+            for frame in subFrames where script.admits(ContentControllerRegistry.sender(of: frame)) {
+                webView.callAsyncJavaScript(script.source, arguments: arguments, in: frame, in: world) {
+                    [weak self] result in
+                    // A frame that navigated away or was removed: not called again.
+                    if case .failure = result { self?.subFrames.removeAll { $0 === frame } }
+                }
+            }
         }
 
-        /// Adopts the web view a message came from, when the bridge has none yet.
-        func adopt(_ webView: WKWebView?) {
+        /// Adopts the web view a message came from, when the bridge has none yet, and remembers
+        /// a sub-frame that posted, so pushes its origin is admitted to reach it too.
+        func adopt(_ webView: WKWebView?, frame: WKFrameInfo) {
             if self.webView == nil, let webView { self.webView = webView }
+            guard !frame.isMainFrame, !subFrames.contains(where: { $0 === frame }) else { return }
+            subFrames.append(frame)
+            if subFrames.count > ContentControllerRegistry.subFrameLimit { subFrames.removeFirst() }
+        }
+
+        /// Who a frame is, for an origin policy.
+        static func sender(of frame: WKFrameInfo) -> MessageSender {
+            let origin = frame.securityOrigin
+            return MessageSender(
+                securityOriginProtocol: origin.protocol, host: origin.host, port: origin.port,
+                isMainFrame: frame.isMainFrame)
         }
     }
 
@@ -155,13 +181,10 @@ import Switchboard
                 replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
                 return
             }
-            registry?.adopt(message.webView)
-            // Who posted it, for the channel's origin policy: WebKit's own account of the frame.
             let frame = message.frameInfo
-            let origin = frame.securityOrigin
-            let sender = MessageSender(
-                securityOriginProtocol: origin.protocol, host: origin.host, port: origin.port,
-                isMainFrame: frame.isMainFrame)
+            registry?.adopt(message.webView, frame: frame)
+            // Who posted it, for the channel's origin policy: WebKit's own account of the frame.
+            let sender = ContentControllerRegistry.sender(of: frame)
             bridge.handle(name: message.name, body: message.body, sender: sender, replyHandler: replyHandler)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Switchboard
 import Testing
 
@@ -23,34 +24,21 @@ struct CartCount: Request {
     typealias Reply = Int
 }
 
-final class Cart: @unchecked Sendable {  // `count` is guarded by `lock`
-    private let lock = NSLock()
-    private var count = 0
-
-    func add(_ line: AddCartLine) {
-        lock.lock()
-        defer { lock.unlock() }
-        count += line.quantity
-    }
-
-    var itemCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
+@Observable @MainActor final class CartModel {
+    var lines: [AddCartLine] = []
+    var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
 }
 
 @Suite struct GettingStartedTests {
-    @Test func theGettingStartedSnippetsBuildAndBehaveAsTheArticleSays() async throws {
+    // On the main actor, as the article's top-level code is.
+    @Test @MainActor func theGettingStartedSnippetsBuildAndBehaveAsTheArticleSays() async throws {
         let router = Router()
-        let cart = Cart()
+        let model = CartModel()
         var tokens: Set<Registration> = []
 
         router.on(SDKReady.self) { _ in print("the SDK is ready") }.store(in: &tokens)
-        router.on(AddCartLine.self) { line in cart.add(line) }.store(in: &tokens)
-        try router.respond(to: CartCount.self) { _, reply in
-            reply(.success(cart.itemCount))
-        }.store(in: &tokens)
+        router.on(AddCartLine.self) { @MainActor line in model.lines.append(line) }.store(in: &tokens)
+        try router.respond(to: CartCount.self) { @MainActor _ in model.itemCount }.store(in: &tokens)
 
         let body: [String: Any] = [
             "merchandiseId": "gid://shopify/ProductVariant/1",
@@ -85,6 +73,7 @@ final class Cart: @unchecked Sendable {  // `count` is guarded by `lock`
             Issue.record("expected unhandled, got \(unknown)")
             return
         }
+        #expect(model.lines.map(\.quantity) == [2])
         #expect(try reply.get().value(as: Int.self) == 2)
         #expect(!enabled)
         #expect(live == ["addCartLine", "cartCount", "sdkReady"])

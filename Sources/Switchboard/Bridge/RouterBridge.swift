@@ -319,7 +319,7 @@ public final class RouterBridge {
 
     /// Routes one message the page posted and answers the page's promise.
     ///
-    /// The message goes through ``Router/receive(name:body:id:sender:replyHandler:)``;
+    /// The message goes through ``Router/receive(name:body:id:sender:isolation:replyHandler:)``;
     /// `replyHandler` is called exactly once, on the main actor, with
     /// ``ScriptReply/arguments(for:on:)`` of the result: `(value, nil)` for a reply
     /// (`NSNull` for a handled event), `(nil, envelope)` for a failure, the JSON text of an
@@ -334,11 +334,13 @@ public final class RouterBridge {
     ///   - sender: who posted it, from `WKScriptMessage.frameInfo`
     ///     (``MessageSender/init(securityOriginProtocol:host:port:isMainFrame:)``);
     ///     ``MessageSender/unknown`` by default, which a channel with a policy refuses.
+    ///   - isolation: the caller's isolation (WebKit's delegate runs on the main actor, so
+    ///     main-actor handlers run before this returns); `#isolation` by default (leave it).
     ///   - replyHandler: WebKit's reply handler.
     /// - Returns: the router's outcome for the message.
     @discardableResult
     public func handle(
-        name: String, body: Any?, sender: MessageSender = .unknown,
+        name: String, body: Any?, sender: MessageSender = .unknown, isolation: isolated (any Actor)? = #isolation,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) -> Outcome {
         let channel = try? Channel(validating: name)
@@ -357,26 +359,30 @@ public final class RouterBridge {
             RouterBridge.onMainActor { replyHandler(nil, text) }
             return .stopped(reason: "bridge stopped" + why)
         }
-        if name == helloName { return hello(body: body, sender: sender, replyHandler: replyHandler) }
-        return router.receive(name: name, body: MessageBody(body), sender: sender, replyHandler: complete)
+        if name == helloName { return hello(body: MessageBody(body), sender: sender, replyHandler: replyHandler) }
+        return router.receive(
+            name: name, body: MessageBody(body), sender: sender, isolation: isolation, replyHandler: complete)
     }
 
     /// Answers a page's hello (see "The page's hello"): `{"differing": [NAME, …]}`, or an
     /// ``ErrorEnvelope`` of kind `invalid` naming the key path when the body is not a hello.
-    private func hello(
-        body: Any?, sender: MessageSender, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    private nonisolated func hello(
+        body: MessageBody, sender: MessageSender, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) -> Outcome {
         let hello: PageHello
         do {
-            hello = try PageHello(body: MessageBody(body))
+            hello = try PageHello(body: body)
         } catch {
             let message = "\(globalName): not a hello, {\"contracts\": {CHANNEL: DIGEST}}: \(error)"
-            replyHandler(nil, ErrorEnvelope(kind: .invalid, channel: nil, message: message).jsonText)
+            let text = ErrorEnvelope(kind: .invalid, channel: nil, message: message).jsonText
+            RouterBridge.onMainActor { replyHandler(nil, text) }
             return .invalid(error)
         }
         let differing = router.checkContracts(hello.contracts, from: sender).map(\.name)
-        let (value, error) = ScriptReply.arguments(for: .success(ReplyValue(["differing": differing])), on: nil)
-        replyHandler(value, error)
+        RouterBridge.onMainActor {
+            let (value, error) = ScriptReply.arguments(for: .success(ReplyValue(["differing": differing])), on: nil)
+            replyHandler(value, error)
+        }
         return .handled(count: 1)
     }
 

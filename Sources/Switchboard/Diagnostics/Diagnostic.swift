@@ -20,6 +20,9 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
     case keptExpired(Channel)
     /// Kept messages were delivered to a handler that registered.
     case keptDelivered(Channel, count: Int)
+    /// An event sequence's buffer (``Router/events(_:bufferingPolicy:)`` with a bounded policy)
+    /// was full: an event was discarded.
+    case eventsOverflow(Channel)
     /// A responder replied a second time; the reply was ignored.
     case duplicateReply(Channel)
     /// A responder replied after the deadline; the reply was ignored.
@@ -42,9 +45,9 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         switch self {
         case .invalidChannel: return nil
         case .unhandled(let c), .invalidBody(let c, _), .handlerFailed(let c, _), .responderFailed(let c, _),
-            .kept(let c, _), .keptOverflow(let c), .keptExpired(let c), .keptDelivered(let c, _),
-            .duplicateReply(let c), .lateReply(let c), .replyDropped(let c), .deadlinePassed(let c, _, _),
-            .stopped(let c, _, _), .contractSkew(let c, _, _):
+            .kept(let c, _), .keptOverflow(let c), .eventsOverflow(let c), .keptExpired(let c),
+            .keptDelivered(let c, _), .duplicateReply(let c), .lateReply(let c), .replyDropped(let c),
+            .deadlinePassed(let c, _, _), .stopped(let c, _, _), .contractSkew(let c, _, _):
             return c
         case .rejected(let rejection): return rejection.channel
         }
@@ -62,6 +65,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .keptOverflow: return "keptOverflow"
         case .keptExpired: return "keptExpired"
         case .keptDelivered: return "keptDelivered"
+        case .eventsOverflow: return "eventsOverflow"
         case .duplicateReply: return "duplicateReply"
         case .lateReply: return "lateReply"
         case .replyDropped: return "replyDropped"
@@ -85,6 +89,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .keptOverflow(let c): return "\(c): kept-message limit reached; oldest kept message discarded"
         case .keptExpired(let c): return "\(c): kept message expired before a handler registered"
         case .keptDelivered(let c, let count): return "\(c): delivered \(count) kept message(s)"
+        case .eventsOverflow(let c): return "\(c): event sequence buffer full; an event was discarded"
         case .duplicateReply(let c): return "\(c): second reply ignored"
         case .lateReply(let c): return "\(c): reply after the deadline ignored"
         case .replyDropped(let c): return "\(c): reply handle released without a reply"

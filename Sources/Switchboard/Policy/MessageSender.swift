@@ -3,13 +3,17 @@
 ///
 /// The WebKit adapter fills both from `WKScriptMessage.frameInfo` (`securityOrigin`,
 /// `isMainFrame`); the wire format from a message's `"origin"` and `"mainFrame"`; other
-/// sources pass one to ``Router/receive(name:body:id:sender:replyHandler:)``. A message
+/// sources pass one to ``Router/receive(name:body:id:sender:isolation:replyHandler:)``. A message
 /// without a sender has ``unknown``: harmless while no ``OriginPolicy`` applies to its
 /// channel, refused once one does (fail closed).
 ///
 /// An origin text that does not parse (`"null"`, `"https://shop.com@evil.com"`) is kept
 /// in ``claimedOrigin`` with ``origin`` `nil`: it is treated as unknown, and the
 /// rejection says what was claimed and why it is not an origin.
+///
+/// ``app`` is the app itself (`Router.request`, `StrictHarness.request`): every policy
+/// admits it. No page can be it: the WebKit bridge and the wire format make senders from
+/// what the page's frame and the message say, never ``app``.
 public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
     /// The fields, in one immutable object, absent when nothing is known: every message
     /// carries a sender, and an unknown one (the common case without a policy) then costs
@@ -19,12 +23,18 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
         let isMainFrame: Bool?
         let claimedOrigin: String?
         let invalidOriginReason: String?
+        /// Whether this is ``MessageSender/app``.
+        let isApp: Bool
 
-        init(origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?, invalidOriginReason: String?) {
+        init(
+            origin: Origin?, isMainFrame: Bool?, claimedOrigin: String?, invalidOriginReason: String?,
+            isApp: Bool = false
+        ) {
             self.origin = origin
             self.isMainFrame = isMainFrame
             self.claimedOrigin = claimedOrigin
             self.invalidOriginReason = invalidOriginReason
+            self.isApp = isApp
         }
     }
 
@@ -97,6 +107,23 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
     /// Nothing known: no origin, no frame.
     public static let unknown = MessageSender()
 
+    /// The app itself, sending its own requests in process (the default sender of
+    /// `Router.request` and `StrictHarness.request`): every ``OriginPolicy`` admits it.
+    ///
+    /// A page's message never has this sender: the WebKit bridge and the wire format build
+    /// senders from the frame's origin and the message's fields, which cannot produce it.
+    /// Setting a field of it (``origin``, ``isMainFrame``, ``claimedOrigin``) makes a page's
+    /// sender with those fields.
+    public static let app: MessageSender = {
+        var sender = MessageSender()
+        sender.storage = Storage(
+            origin: nil, isMainFrame: nil, claimedOrigin: nil, invalidOriginReason: nil, isApp: true)
+        return sender
+    }()
+
+    /// Whether this is ``app``, the app itself.
+    public var isApp: Bool { storage?.isApp ?? false }
+
     /// Creates a sender.
     /// - Parameters:
     ///   - origin: the origin, `nil` when unknown.
@@ -126,22 +153,25 @@ public struct MessageSender: Hashable, Sendable, CustomStringConvertible {
     /// Whether nothing is known about the sender.
     public var isUnknown: Bool { storage == nil }
 
-    /// Two senders are equal when their origin, frame, claimed origin and its reason are.
+    /// Two senders are equal when both are or are not ``app``, and their origin, frame, claimed
+    /// origin and its reason are equal.
     public static func == (lhs: MessageSender, rhs: MessageSender) -> Bool {
-        lhs.origin == rhs.origin && lhs.isMainFrame == rhs.isMainFrame && lhs.claimedOrigin == rhs.claimedOrigin
-            && lhs.invalidOriginReason == rhs.invalidOriginReason
+        lhs.isApp == rhs.isApp && lhs.origin == rhs.origin && lhs.isMainFrame == rhs.isMainFrame
+            && lhs.claimedOrigin == rhs.claimedOrigin && lhs.invalidOriginReason == rhs.invalidOriginReason
     }
 
-    /// Hashes the origin, frame, claimed origin and its reason.
+    /// Hashes whether it is ``app``, the origin, frame, claimed origin and its reason.
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(isApp)
         hasher.combine(origin)
         hasher.combine(isMainFrame)
         hasher.combine(claimedOrigin)
         hasher.combine(invalidOriginReason)
     }
 
-    /// `https://shop.example.com, main frame`, `unknown origin, sub-frame`, ….
+    /// `https://shop.example.com, main frame`, `unknown origin, sub-frame`, `the app`, ….
     public var description: String {
+        if isApp { return "the app" }
         let origin =
             self.origin?.serialized ?? claimedOrigin.map { "invalid origin \(String(reflecting: $0))" }
             ?? "unknown origin"

@@ -17,7 +17,7 @@
 /// (it does not add to it). With neither, every message is admitted, as before.
 ///
 /// ## What it admits
-/// A message is admitted when its sender's origin is known, valid and matched by one of
+/// ``MessageSender/app`` (the app's own requests) is always admitted. Otherwise a message is admitted when its sender's origin is known, valid and matched by one of
 /// ``allowed`` (see ``OriginPattern``: parsed, normalised origins, never text prefixes),
 /// and its frame is known and is the main frame — or ``allowsSubframes`` is set. It fails
 /// closed: an unknown origin, an origin text that does not parse and an unknown frame are
@@ -52,6 +52,8 @@ public struct OriginPolicy: Hashable, Sendable, CustomStringConvertible {
 
     /// Why `sender` may not call `channel` under this policy, or `nil` when it may.
     public func rejection(of sender: MessageSender, on channel: Channel) -> PolicyRejection? {
+        // The app's own requests pass every policy (no page can send as the app).
+        if sender.isApp { return nil }
         guard let origin = sender.origin else {
             let reason: PolicyRejection.Reason =
                 sender.claimedOrigin.map { .invalidOrigin($0) } ?? .unknownOrigin

@@ -61,6 +61,14 @@ public final class Reply<Value: Encodable & Sendable>: Sendable {
     public func fail(_ error: any Error) -> Bool {
         state.reply(.failure(.responderFailed(state.channel, message: errorMessage(error), data: errorData(error))))
     }
+
+    /// Completes the request with an error unless it is resolved already; an error thrown once the
+    /// request is resolved (by its deadline, say, which cancels an `async` responder's task) is
+    /// ignored without a ``Diagnostic/lateReply(_:)``: it answers nothing.
+    func failUnlessResolved(_ error: any Error) {
+        state.reply(
+            .failure(.responderFailed(state.channel, message: errorMessage(error))), reportIfIgnored: false)
+    }
 }
 
 /// An `Encodable` error's encoding (the ``ErrorEnvelope``'s `data`); `nil` for other errors and

@@ -152,8 +152,12 @@ final class ReplyState: @unchecked Sendable {
     /// its task could call it): the request is reported as ``Diagnostic/unhandled(_:)`` when this
     /// call resolves it, and nothing is reported when it is resolved already (its deadline
     /// passed first: a late reply would be one nobody made).
+    /// `reportIfIgnored`: `false` for a failure that means nothing once the request is resolved
+    /// (an `async` responder's task cancelled by the deadline throws): ignored without a diagnostic.
     @discardableResult
-    func reply(_ result: Result<ReplyValue, RequestFailure>, reportUnhandled: Bool = false) -> Bool {
+    func reply(
+        _ result: Result<ReplyValue, RequestFailure>, reportUnhandled: Bool = false, reportIfIgnored: Bool = true
+    ) -> Bool {
         let stripe = lock()
         let action = machine.reply()
         var completion: Completion?
@@ -176,7 +180,7 @@ final class ReplyState: @unchecked Sendable {
             completion?(result)
             return true
         case .reportIgnoredReply(let after):
-            guard !reportUnhandled else { return false }
+            guard !reportUnhandled, reportIfIgnored else { return false }
             report?.emit(after == .timedOut ? .lateReply(channel) : .duplicateReply(channel))
             return false
         case .none:

@@ -23,7 +23,7 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
     case unencodableRequest(Channel, BodyEncodingError)
     /// A reply of another type than the request's `Reply` (a middleware's ``Outcome/replied(_:)``,
     /// say) did not decode as that type with the router's ``RouterOptions/decoding`` options
-    /// (``Router/request(_:sender:)``). The error's key path starts at `reply`
+    /// (``Router/request(_:sender:isolation:)``). The error's key path starts at `reply`
     /// (`reply.lines[2].quantity`).
     // `indirect` for a fixed, small layout (see `Outcome.invalid`).
     indirect case undecodableReply(Channel, BodyDecodingError)

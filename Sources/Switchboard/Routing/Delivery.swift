@@ -6,30 +6,42 @@ extension Router {
     /// body and delivers it.
     ///
     /// A ``MessageBody`` or a ``JSONValue`` passed here (as `Any`) is routed as
-    /// itself, as ``receive(name:body:)-(String,MessageBody)`` would.
+    /// itself, as ``receive(name:body:isolation:)-(String,MessageBody,_)`` would.
+    /// Main-actor handlers and responders (``on(_:_:)-(_,(E)->Void)``) run before this returns
+    /// when the caller is on the main actor (its isolation, passed by default, says so); from
+    /// elsewhere they are scheduled on the main actor.
     /// - Parameters:
     ///   - name: the channel name as received.
     ///   - body: the body; `nil` means no body.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     /// - Returns: what happened to the message.
-    public func receive(name: String, body: Any?) -> Outcome {
-        // Tested against nil first: binding an `Any?` copies it through runtime calls.
-        if body == nil { return receive(name: name, body: MessageBody.absent, id: nil, replyHandler: nil) }
-        return receive(name: name, body: MessageBody(body), id: nil, replyHandler: nil)
+    public func receive(name: String, body: Any?, isolation: isolated (any Actor)? = #isolation) -> Outcome {
+        MainActorDelivery.deliver(isolation: isolation) {
+            // Tested against nil first: binding an `Any?` copies it through runtime calls.
+            if body == nil {
+                return route(name: name, body: MessageBody.absent, id: nil, sender: .unknown, replyHandler: nil)
+            }
+            return route(name: name, body: MessageBody(body), id: nil, sender: .unknown, replyHandler: nil)
+        }
     }
 
     /// Routes one message whose body is a ``MessageBody`` (a Foundation tree, a
-    /// ``JSONValue`` or JSON bytes). See ``receive(name:body:)-(String,Any?)``.
-    public func receive(name: String, body: MessageBody) -> Outcome {
-        receive(name: name, body: body, id: nil, replyHandler: nil)
+    /// ``JSONValue`` or JSON bytes). See ``receive(name:body:isolation:)-(String,Any?,_)``.
+    public func receive(name: String, body: MessageBody, isolation: isolated (any Actor)? = #isolation) -> Outcome {
+        MainActorDelivery.deliver(isolation: isolation) {
+            route(name: name, body: body, id: nil, sender: .unknown, replyHandler: nil)
+        }
     }
 
-    /// Routes one message. See ``receive(name:body:)-(String,Any?)``.
-    public func receive(_ message: Message) -> Outcome {
-        let (route, chain, access) = lookUp(message.channel)
-        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
-            return reject(rejection, replyHandler: nil)
+    /// Routes one message. See ``receive(name:body:isolation:)-(String,Any?,_)``.
+    public func receive(_ message: Message, isolation: isolated (any Actor)? = #isolation) -> Outcome {
+        MainActorDelivery.deliver(isolation: isolation) {
+            let (route, chain, access) = lookUp(message.channel)
+            if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+                return reject(rejection, replyHandler: nil)
+            }
+            return dispatch(message, reply: nil, route: route, chain: chain)
         }
-        return dispatch(message, reply: nil, route: route, chain: chain)
     }
 
     /// Routes one message and resolves `replyHandler` exactly once with its reply:
@@ -41,20 +53,27 @@ extension Router {
     /// thread when the answer is known before this method returns, otherwise the
     /// thread that replies, a timer thread (deadlines), or the thread that
     /// registers a responder (kept messages).
+    /// - Parameters:
+    ///   - message: the message.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
+    ///   - replyHandler: resolved exactly once with the reply or the failure.
     /// - Returns: what happened to the message (``Outcome/awaitingReply`` while a
     ///   responder's reply is pending, ``Outcome/kept`` while it waits for one).
     public func receive(
         _ message: Message,
+        isolation: isolated (any Actor)? = #isolation,
         replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
     ) -> Outcome {
-        let (route, chain, access) = lookUp(message.channel)
-        if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
-            return reject(rejection, replyHandler: replyHandler)
+        MainActorDelivery.deliver(isolation: isolation) {
+            let (route, chain, access) = lookUp(message.channel)
+            if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
+                return reject(rejection, replyHandler: replyHandler)
+            }
+            return dispatch(message, replyHandler: replyHandler, route: route, chain: chain)
         }
-        return dispatch(message, replyHandler: replyHandler, route: route, chain: chain)
     }
 
-    /// ``receive(_:replyHandler:)`` for a caller that learns all it needs from the outcome when
+    /// ``receive(_:isolation:replyHandler:)`` for a caller that learns all it needs from the outcome when
     /// only event handlers take the message, as the wire session does: such a message (no
     /// middleware, no responder, nothing kept before it) is delivered without `replyHandler`,
     /// which is then dropped uncalled (`handlersOnly` is `true`; the outcome,
@@ -87,19 +106,38 @@ extension Router {
     }
 
     /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
-    /// See ``receive(_:replyHandler:)``.
+    /// See ``receive(_:isolation:replyHandler:)``.
     /// - Parameters:
     ///   - name: the channel name as received.
     ///   - body: the body.
     ///   - id: the caller's correlation id.
     ///   - sender: who sent it (origin and frame), checked against the channel's ``OriginPolicy``
     ///     right after the name; ``MessageSender/unknown`` by default.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     ///   - replyHandler: resolved exactly once with the reply or the failure.
     public func receive(
         name: String,
         body: consuming MessageBody,
         id: String? = nil,
         sender: MessageSender = .unknown,
+        isolation: isolated (any Actor)? = #isolation,
+        replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
+    ) -> Outcome {
+        if MainActorDelivery.isMainActor(isolation) {
+            let body = consume body
+            return MainActorDelivery.deliver(isolation: isolation) {
+                route(name: name, body: body, id: id, sender: sender, replyHandler: replyHandler)
+            }
+        }
+        return route(name: name, body: body, id: id, sender: sender, replyHandler: replyHandler)
+    }
+
+    /// ``receive(name:body:id:sender:isolation:replyHandler:)`` once the caller's isolation is marked.
+    private func route(
+        name: String,
+        body: consuming MessageBody,
+        id: String?,
+        sender: MessageSender,
         replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
     ) -> Outcome {
         // A name in the routing table is valid (every registered channel was validated):
@@ -383,10 +421,12 @@ extension Router {
         }
         var errors: [String] = []
         var called = 0
-        for handler in handlers where !handler.cancelled.isCancelled {
+        for handler in handlers {
             let event =
                 handler.eventType == firstType
                 ? firstEvent : (others.first { $0.type == handler.eventType }?.event ?? firstEvent)
+            // Right before the call: once `cancel()` has returned, the handler is not called.
+            guard handler.cancelled.admit() else { continue }
             called += 1
             do {
                 try handler.handler.invoke(event, context: context)

@@ -1,4 +1,4 @@
-/// What happened to one message: the value ``Router/receive(name:body:)-(String,Any?)`` returns.
+/// What happened to one message: the value ``Router/receive(name:body:isolation:)-(String,Any?,_)`` returns.
 public enum Outcome: Sendable, CustomStringConvertible {
     /// Delivered to `count` handlers, none of which threw.
     case handled(count: Int)

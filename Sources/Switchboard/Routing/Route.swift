@@ -128,8 +128,16 @@ final class TypedResponder<R: Request>: Responding, @unchecked Sendable {
         let request = try body.decode(R.self, options: options)
         let failures = try beforeResponding()
         // Checked last, right before the call: once `cancel()` has returned, the responder is not called.
-        guard !cancelled.isCancelled, let state = makeState() else { return (failures, nil) }
-        responder(request, replyType.init(state: state, boxType: replyBoxType))
+        // Announced before the state is claimed and the handle made (no user code), withdrawn right
+        // before the call: a `cancel()` under way waits for this caller only until then.
+        guard cancelled.enter() else { return (failures, nil) }
+        guard let state = makeState() else {
+            cancelled.leave()
+            return (failures, nil)
+        }
+        let reply = replyType.init(state: state, boxType: replyBoxType)
+        cancelled.leave()
+        responder(request, reply)
         return (failures, state)
     }
 }
@@ -213,18 +221,22 @@ final class TypedEventHandler<E: Event>: EventHandling, @unchecked Sendable {
         var errors: [String] = []
         var called = 0
         for index in handlers.indices {
-            // Checked right before the call: once `cancel()` has returned, the handler is not called.
-            if handlers[index].cancelled.isCancelled { continue }
-            called &+= 1
+            let cancelled = handlers[index].cancelled
             do {
                 // Every entry has this entry's event type, so its handler is of this class
                 // (checked by class identity, which needs no runtime type lookup, unlike `as?`).
                 // `route` (the caller's) keeps its handler list, and so this handler, alive:
-                // it is called without another retain.
+                // it is called without another retain. The flag is checked right before the
+                // call: once `cancel()` has returned, the handler is not called.
                 try Unretained(handlers[index].handler).call { handler in
                     if ObjectIdentifier(type(of: handler)) == ObjectIdentifier(type(of: self)) {
-                        try unsafeDowncast(handler, to: Self.self).handler(event, context)
+                        let typed = unsafeDowncast(handler, to: Self.self)
+                        guard cancelled.admit() else { return }
+                        called &+= 1
+                        try typed.handler(event, context)
                     } else {
+                        guard cancelled.admit() else { return }
+                        called &+= 1
                         try handler.invoke(event, context: context)
                     }
                 }

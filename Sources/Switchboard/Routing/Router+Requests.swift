@@ -1,29 +1,42 @@
 extension Router {
     /// Sends a request by channel name and waits for its reply, as a web page's
-    /// `postMessage` with a reply would.
+    /// `postMessage` with a reply would. The app sends it: its sender is ``MessageSender/app``,
+    /// which every ``OriginPolicy`` admits.
+    ///
+    /// It keeps the caller's isolation: called on the main actor, the request is delivered
+    /// there, so a main-actor responder or handler runs at once, with no hop.
     /// - Parameters:
     ///   - name: the channel name.
     ///   - body: the loosely typed body; `nil` for none.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     /// - Returns: the reply, or the ``RequestFailure`` that says why there is none
     ///   (no responder, invalid body, responder failed, dropped, timed out).
-    public func request(name: String, body: Any? = nil) async -> Result<ReplyValue, RequestFailure> {
-        await request(name: name, body: MessageBody(body))
+    public func request(
+        name: String, body: Any? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Result<ReplyValue, RequestFailure> {
+        await request(name: name, body: MessageBody(body), isolation: isolation)
     }
 
-    /// Sends a request with a ``MessageBody`` and waits for its reply. See ``request(name:body:)-(String,Any?)``.
+    /// Sends a request with a ``MessageBody`` and waits for its reply.
+    /// See ``request(name:body:isolation:)-(String,Any?,_)``.
     /// - Parameters:
     ///   - name: the channel name.
     ///   - body: the body.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     /// - Returns: the reply, or the ``RequestFailure`` that says why there is none.
-    public func request(name: String, body: MessageBody) async -> Result<ReplyValue, RequestFailure> {
-        await withCheckedContinuation { continuation in
-            _ = receive(name: name, body: body, replyHandler: { continuation.resume(returning: $0) })
+    public func request(
+        name: String, body: MessageBody, isolation: isolated (any Actor)? = #isolation
+    ) async -> Result<ReplyValue, RequestFailure> {
+        await withCheckedContinuation(isolation: isolation) { continuation in
+            _ = receive(
+                name: name, body: body, sender: .app, isolation: isolation,
+                replyHandler: { continuation.resume(returning: $0) })
         }
     }
 
     /// Sends a request by channel name; `completion` runs exactly once with the
     /// reply or the failure, on the thread that resolves it. Shaped for
-    /// `WKScriptMessageHandlerWithReply`'s `replyHandler`.
+    /// `WKScriptMessageHandlerWithReply`'s `replyHandler`. The app sends it (``MessageSender/app``).
     /// - Parameters:
     ///   - name: the channel name.
     ///   - body: the loosely typed body; `nil` for none.
@@ -32,19 +45,20 @@ extension Router {
         name: String, body: Any? = nil,
         completion: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
     ) {
-        _ = receive(name: name, body: MessageBody(body), replyHandler: completion)
+        _ = receive(name: name, body: MessageBody(body), sender: .app, replyHandler: completion)
     }
 
     /// Sends a typed request in process and returns its typed reply.
     ///
     /// The request goes through the same middleware and responder as one from
     /// the web side: it is encoded to a body first.
-    /// Like a message from the web side, it is checked against the channel's
-    /// ``OriginPolicy``: under a policy, pass the `sender` the policy admits
-    /// (``MessageSender/unknown``, the default, is refused: fail closed).
+    /// Its sender is ``MessageSender/app`` by default, which every ``OriginPolicy`` admits; pass
+    /// another sender to try a request as a page would send it (checked against the channel's policy).
+    /// It keeps the caller's isolation (see ``request(name:body:isolation:)-(String,Any?,_)``).
     /// - Parameters:
     ///   - request: the request.
-    ///   - sender: who sends it; unknown by default.
+    ///   - sender: who sends it; the app by default.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     /// - Returns: the responder's reply. A reply of another type (from a middleware
     ///   that stopped the request with ``Outcome/replied(_:)``) is converted through JSON,
     ///   decoded with the router's ``RouterOptions/decoding`` options, as bodies are.
@@ -54,7 +68,7 @@ extension Router {
     ///   ``RequestFailure/undecodableReply(_:_:)`` when it does not decode as `R.Reply`
     ///   (with the key path of the first problem).
     public func request<R: Request & Encodable>(
-        _ request: R, sender: MessageSender = .unknown
+        _ request: R, sender: MessageSender = .app, isolation: isolated (any Actor)? = #isolation
     ) async throws(RequestFailure) -> R.Reply {
         let body: MessageBody
         do {
@@ -62,8 +76,8 @@ extension Router {
         } catch {
             throw .unencodableRequest(R.channel, error)
         }
-        let result = await withCheckedContinuation { continuation in
-            _ = dispatchTyped(Message(channel: R.channel, body: body, sender: sender)) {
+        let result = await withCheckedContinuation(isolation: isolation) { continuation in
+            _ = receive(Message(channel: R.channel, body: body, sender: sender), isolation: isolation) {
                 continuation.resume(returning: $0)
             }
         }
@@ -77,7 +91,7 @@ extension Router {
 
     /// `value` as a `T`: the value itself when it is one; else converted through JSON and
     /// decoded with `options` (a router's ``RouterOptions/decoding``). Used by every typed
-    /// request (``request(_:sender:)``, `StrictHarness.request(_:)`).
+    /// request (``request(_:sender:isolation:)``, `StrictHarness.request(_:)`).
     /// - Throws: ``RequestFailure/unencodableReply(_:_:)`` when `value` does not encode,
     ///   ``RequestFailure/undecodableReply(_:_:)`` when it does not decode as `T`, and
     ///   ``RequestFailure/responderFailed(_:message:data:)`` when `T` is not `Decodable`.
@@ -104,11 +118,5 @@ extension Router {
         }
         guard let reply = decoded as? T else { throw mismatch }
         return reply
-    }
-
-    private func dispatchTyped(
-        _ message: Message, _ completion: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
-    ) -> Outcome {
-        receive(message, replyHandler: completion)
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// Delivery is synchronous on the caller's thread: middleware, decoding and
-/// handlers run inside ``receive(_:)``, in registration order, so the order of
+/// handlers run inside ``receive(_:isolation:)``, in registration order, so the order of
 /// messages per channel is the order of the `receive` calls. Replies complete
 /// through single-use ``Reply`` handles, now or later, from any thread.
 ///
@@ -93,11 +93,13 @@ public final class Router: Sendable {
         addHandler(type, replacing: true, handler)
     }
 
-    private func addHandler<E: Event>(
-        _ type: E.Type, replacing: Bool, _ handler: @escaping @Sendable (E, MessageContext) throws -> Void
+    /// Registers `handler` on `E`'s channel (replacing its handlers when `replacing`), with `flag`
+    /// as the flag its token sets (a main-actor handler's hop reads it too).
+    func addHandler<E: Event>(
+        _ type: E.Type, replacing: Bool, flag: CancelFlag = CancelFlag(),
+        _ handler: @escaping @Sendable (E, MessageContext) throws -> Void
     ) -> Registration {
         let channel = E.channel
-        let flag = CancelFlag()
         let typed = TypedEventHandler(handler)
         let (id, drain) = register(on: channel) { state, id -> Bool in
             let entry = HandlerEntry(id: id, eventType: ObjectIdentifier(E.self), handler: typed, cancelled: flag)
@@ -215,23 +217,25 @@ public final class Router: Sendable {
             let task = Task {
                 // The task may start after the token was cancelled: checked right before the
                 // call, as every call of what a token registered is.
-                if cancelled.isCancelled {
+                guard cancelled.admit() else {
                     reply.state.reply(.failure(.noResponder(reply.channel)), reportUnhandled: true)
                     return
                 }
                 do {
-                    reply.succeed(try await responder(request))
-                } catch is CancellationError where reply.isResolved {
-                    // Cancelled because the deadline passed: the caller has its answer already.
+                    let value = try await responder(request)
+                    reply.succeed(value)
                 } catch {
-                    reply.fail(error)
+                    // Thrown once the request was resolved (its deadline passed, so its task was
+                    // cancelled, and the network call threw `CancellationError` or `URLError(.cancelled)`):
+                    // the caller has its answer already, and this is no late reply.
+                    reply.failUnlessResolved(error)
                 }
             }
             reply.state.onDeadline { task.cancel() }
         }
     }
 
-    private func addResponder<R: Request>(
+    func addResponder<R: Request>(
         _ type: R.Type,
         deadline: Duration?,
         fallback: R.Reply?,

@@ -54,18 +54,23 @@ extension Router {
     /// Each message is received as the web side would send it; when a request's
     /// reply is pending, replay waits for it (up to `replyTimeout`) before the
     /// next message, as the `switchboard` CLI does, so state changes apply in order.
+    /// It keeps the caller's isolation: from the main actor, main-actor handlers run at once.
     /// - Parameters:
     ///   - messages: the messages.
     ///   - replyTimeout: the longest wait for one pending reply.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     /// - Returns: one result per message, in order.
-    public func replay(_ messages: [FixtureMessage], replyTimeout: Duration = .seconds(5)) async -> [ReplayedMessage] {
+    public func replay(
+        _ messages: [FixtureMessage], replyTimeout: Duration = .seconds(5),
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> [ReplayedMessage] {
         var results: [ReplayedMessage] = []
         results.reserveCapacity(messages.count)
         for message in messages {
             let pending = PendingReply()
-            let outcome = receive(name: message.name, body: message.body, id: message.id, sender: message.sender) {
-                pending.resolve($0)
-            }
+            let outcome = receive(
+                name: message.name, body: message.body, id: message.id, sender: message.sender, isolation: isolation
+            ) { pending.resolve($0) }
             let reply: Result<ReplyValue, RequestFailure>?
             if case .kept = outcome {
                 reply = nil
@@ -77,18 +82,20 @@ extension Router {
         return results
     }
 
-    /// Replays a fixture's messages. See ``replay(_:replyTimeout:)-([FixtureMessage],_)``.
-    public func replay(_ fixture: Fixture, replyTimeout: Duration = .seconds(5)) async -> [ReplayedMessage] {
-        await replay(fixture.messages, replyTimeout: replyTimeout)
+    /// Replays a fixture's messages. See ``replay(_:replyTimeout:isolation:)-([FixtureMessage],_,_)``.
+    public func replay(
+        _ fixture: Fixture, replyTimeout: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation
+    ) async -> [ReplayedMessage] {
+        await replay(fixture.messages, replyTimeout: replyTimeout, isolation: isolation)
     }
 
     /// Loads a `.json` / `.ndjson` fixture file and replays it.
     /// - Throws: ``FixtureError`` when the file cannot be loaded.
-    public func replay(contentsOf url: URL, replyTimeout: Duration = .seconds(5)) async throws(FixtureError)
-        -> [ReplayedMessage]
-    {
+    public func replay(
+        contentsOf url: URL, replyTimeout: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation
+    ) async throws(FixtureError) -> [ReplayedMessage] {
         let fixture = try Fixture(contentsOf: url)
-        return await replay(fixture.messages, replyTimeout: replyTimeout)
+        return await replay(fixture.messages, replyTimeout: replyTimeout, isolation: isolation)
     }
 }
 
@@ -118,8 +125,9 @@ final class PendingReply: Sendable {
     }
 
     /// Waits for the result, at most `timeout`; `nil` when it did not come in time.
-    func wait(timeout: Duration) async -> Value? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+    /// Keeps the caller's isolation (no hop to the global executor and back).
+    func wait(timeout: Duration, isolation: isolated (any Actor)? = #isolation) async -> Value? {
+        await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Value?, Never>) in
             let ready = state.withLock { state -> Value? in
                 if let result = state.result { return result }
                 state.waiter = continuation

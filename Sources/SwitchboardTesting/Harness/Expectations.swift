@@ -1,6 +1,6 @@
 import Switchboard
 
-/// The outcome a test expects from ``StrictHarness/send(_:body:id:sender:expecting:fileID:filePath:line:column:)``.
+/// The outcome a test expects from ``StrictHarness/send(_:body:id:sender:expecting:isolation:fileID:filePath:line:column:)``.
 public struct ExpectedOutcome: Sendable, CustomStringConvertible {
     /// A few words naming the expectation, used in failure messages.
     public let description: String
@@ -86,7 +86,7 @@ public struct ExpectedOutcome: Sendable, CustomStringConvertible {
     }
 }
 
-/// The reply a test expects from ``StrictHarness/request(_:body:sender:expecting:timeout:fileID:filePath:line:column:)``.
+/// The reply a test expects from ``StrictHarness/request(_:body:sender:expecting:timeout:isolation:fileID:filePath:line:column:)``.
 public struct ExpectedReply: Sendable, CustomStringConvertible {
     /// `nil` for a successful reply; a `RequestFailure.kind` (or `"*"` for any) for a failure.
     let failureKind: String?

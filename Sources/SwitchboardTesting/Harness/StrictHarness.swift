@@ -5,12 +5,12 @@ import Switchboard
 /// exhaustive test store: the test fails on anything it did not say it expects.
 ///
 /// It fails the test when
-/// - a message goes unhandled, is invalid, or fails (checked at each ``send(_:body:id:sender:expecting:fileID:filePath:line:column:)``),
-/// - a reply is missing, late or a failure (checked at ``request(_:body:sender:expecting:timeout:fileID:filePath:line:column:)``
-///   and, for replies still pending after a send, at ``finish(fileID:filePath:line:column:)``),
+/// - a message goes unhandled, is invalid, or fails (checked at each ``send(_:body:id:sender:expecting:isolation:fileID:filePath:line:column:)``),
+/// - a reply is missing, late or a failure (checked at ``request(_:body:sender:expecting:timeout:isolation:fileID:filePath:line:column:)``
+///   and, for replies still pending after a send, at ``finish(isolation:fileID:filePath:line:column:)``),
 /// - kept (buffered) messages were never delivered, or expired (checked at `finish`),
 /// - the router reported a problem the test did not consume with
-///   ``expectDiagnostic(_:on:timeout:fileID:filePath:line:column:)``: messages that
+///   ``expectDiagnostic(_:on:timeout:isolation:fileID:filePath:line:column:)``: messages that
 ///   reached the router another way (through a `RouterBridge`, say) and went
 ///   unhandled, duplicate or dropped replies, deadlines that passed (at `finish`).
 ///
@@ -85,6 +85,8 @@ public final class StrictHarness: Sendable {
 
     /// Sends a message as the web side would, and fails the test unless its outcome is `expected`.
     ///
+    /// It keeps the caller's isolation: from a `@MainActor` test, a main-actor handler runs
+    /// before this returns (no hop), so the test can assert on its model right after.
     /// When the message is a request whose reply is still to come, `finish()`
     /// checks that the reply arrives and is not a failure.
     /// - Parameters:
@@ -94,6 +96,7 @@ public final class StrictHarness: Sendable {
     ///   - sender: who sent it (origin and frame), checked against the router's origin policy;
     ///     unknown by default, which a channel with a policy refuses (expect ``ExpectedOutcome/rejected``).
     ///   - expected: the outcome the test expects; ``ExpectedOutcome/delivered`` by default.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
     ///   - filePath: the file path of the call site; `#filePath` by default.
     ///   - line: the line of the call site; `#line` by default.
@@ -103,13 +106,16 @@ public final class StrictHarness: Sendable {
     public func send(
         _ name: String, body: Any? = nil, id: String? = nil, sender: MessageSender = .unknown,
         expecting expected: ExpectedOutcome = .delivered,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Outcome {
         let site = Site(fileID: fileID, filePath: filePath, line: line, column: column)
         let pending = PendingReply()
         let outcome = HarnessContext.$current.withValue(Sending(harness: self.id, name: name)) {
-            router.receive(name: name, body: MessageBody(body), id: id, sender: sender) { pending.resolve($0) }
+            router.receive(name: name, body: MessageBody(body), id: id, sender: sender, isolation: isolation) {
+                pending.resolve($0)
+            }
         }
         if !expected.matches(outcome) {
             report("\(name): expected \(expected), got \(outcome)", at: site)
@@ -128,10 +134,11 @@ public final class StrictHarness: Sendable {
     }
 
     /// Sends a typed event, encoded to a body as the web side would send it.
-    /// See ``send(_:body:id:sender:expecting:fileID:filePath:line:column:)``.
+    /// See ``send(_:body:id:sender:expecting:isolation:fileID:filePath:line:column:)``.
     @discardableResult
     public func send<E: Event & Encodable>(
         _ event: E, sender: MessageSender = .unknown, expecting expected: ExpectedOutcome = .delivered,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Outcome {
@@ -145,7 +152,7 @@ public final class StrictHarness: Sendable {
             return .stopped(reason: "unencodable event")
         }
         return send(
-            E.channel.name, body: body, sender: sender, expecting: expected,
+            E.channel.name, body: body, sender: sender, expecting: expected, isolation: isolation,
             fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -153,12 +160,17 @@ public final class StrictHarness: Sendable {
 
     /// Sends a request and waits for its reply; fails the test unless the reply
     /// is `expected` and arrives within the timeout.
+    ///
+    /// The app sends it (`MessageSender.app`, admitted by every origin policy) unless `sender`
+    /// says otherwise, and it keeps the caller's isolation: from a `@MainActor` test, a
+    /// main-actor responder runs on the main actor with no hop.
     /// - Parameters:
     ///   - name: the channel name.
     ///   - body: the loosely typed body; `nil` for none.
-    ///   - sender: who sent it, checked against the router's origin policy; unknown by default.
+    ///   - sender: who sent it, checked against the router's origin policy; the app by default.
     ///   - expected: ``ExpectedReply/reply`` (the default), or the failure the test expects.
     ///   - timeout: the longest wait; ``replyTimeout`` by default.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
     ///   - filePath: the file path of the call site; `#filePath` by default.
     ///   - line: the line of the call site; `#line` by default.
@@ -166,21 +178,24 @@ public final class StrictHarness: Sendable {
     /// - Returns: the reply or the failure; `nil` when nothing came in time.
     @discardableResult
     public func request(
-        _ name: String, body: Any? = nil, sender: MessageSender = .unknown,
+        _ name: String, body: Any? = nil, sender: MessageSender = .app,
         expecting expected: ExpectedReply = .reply, timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async -> Result<ReplyValue, RequestFailure>? {
         await request(
             name, body: MessageBody(body), sender: sender, expected: expected, timeout: timeout,
-            site: Site(fileID: fileID, filePath: filePath, line: line, column: column))
+            site: Site(fileID: fileID, filePath: filePath, line: line, column: column), isolation: isolation)
     }
 
     /// Sends a typed request and returns its typed reply; fails the test (and
-    /// returns `nil`) when there is none within the timeout.
+    /// returns `nil`) when there is none within the timeout. The app sends it by default, and it
+    /// keeps the caller's isolation (see ``request(_:body:sender:expecting:timeout:isolation:fileID:filePath:line:column:)``).
     @discardableResult
     public func request<R: Request & Encodable>(
-        _ request: R, sender: MessageSender = .unknown, timeout: Duration? = nil,
+        _ request: R, sender: MessageSender = .app, timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async -> R.Reply? {
@@ -193,7 +208,8 @@ public final class StrictHarness: Sendable {
             return nil
         }
         let result = await self.request(
-            R.channel.name, body: MessageBody(body), sender: sender, expected: .reply, timeout: timeout, site: site)
+            R.channel.name, body: MessageBody(body), sender: sender, expected: .reply, timeout: timeout, site: site,
+            isolation: isolation)
         guard case .success(let value)? = result else { return nil }
         // Converted as `Router.request(_:)` converts: with the router's decoding options.
         do throws(RequestFailure) {
@@ -206,14 +222,14 @@ public final class StrictHarness: Sendable {
 
     private func request(
         _ name: String, body: MessageBody, sender: MessageSender, expected: ExpectedReply, timeout: Duration?,
-        site: Site
+        site: Site, isolation: isolated (any Actor)?
     ) async -> Result<ReplyValue, RequestFailure>? {
         let pending = PendingReply()
         _ = HarnessContext.$current.withValue(Sending(harness: id, name: name)) {
-            router.receive(name: name, body: body, sender: sender) { pending.resolve($0) }
+            router.receive(name: name, body: body, sender: sender, isolation: isolation) { pending.resolve($0) }
         }
         let limit = timeout ?? replyTimeout
-        guard let result = await pending.wait(timeout: limit) else {
+        guard let result = await pending.wait(timeout: limit, isolation: isolation) else {
             report("\(name): no reply within \(limit) (missing or late)", at: site)
             return nil
         }
@@ -234,12 +250,14 @@ public final class StrictHarness: Sendable {
     ///   - kind: the `Diagnostic.kind` (`"unhandled"`, `"keptExpired"`, `"duplicateReply"`, …).
     ///   - channel: the channel it must concern; `nil` for any.
     ///   - timeout: how long to wait for it; zero to look only at what arrived already.
+    ///   - isolation: the caller's isolation, kept while waiting; `#isolation` by default (leave it).
     ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
     ///   - filePath: the file path of the call site; `#filePath` by default.
     ///   - line: the line of the call site; `#line` by default.
     ///   - column: the column of the call site; `#column` by default.
     public func expectDiagnostic(
         _ kind: String, on channel: Channel? = nil, timeout: Duration = .seconds(1),
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async {
@@ -274,7 +292,15 @@ public final class StrictHarness: Sendable {
     /// Ends the test: waits for the replies still pending after sends, then
     /// fails the test for each missing or failed reply, each channel with kept
     /// messages never delivered, and each problem diagnostic not consumed.
+    /// It keeps the caller's isolation while it waits.
+    /// - Parameters:
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
+    ///   - fileID: the file ID of the call site, for the failure report; `#fileID` by default.
+    ///   - filePath: the file path of the call site; `#filePath` by default.
+    ///   - line: the line of the call site; `#line` by default.
+    ///   - column: the column of the call site; `#column` by default.
     public func finish(
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async {
@@ -284,7 +310,7 @@ public final class StrictHarness: Sendable {
             return state.pending
         }
         for check in pending {
-            switch await check.reply.wait(timeout: replyTimeout) {
+            switch await check.reply.wait(timeout: replyTimeout, isolation: isolation) {
             case nil:
                 report("\(check.name): no reply within \(replyTimeout) (missing or late)", at: check.site)
             case .failure(let failure)?:
@@ -374,7 +400,7 @@ public final class StrictHarness: Sendable {
         /// The diagnostics that mean something went wrong; the others (kept, delivered, stopped) are routine.
         static let problemKinds: Set<String> = [
             "unhandled", "invalidChannel", "invalidBody", "handlerFailed", "responderFailed", "keptOverflow",
-            "keptExpired", "duplicateReply", "lateReply", "replyDropped", "deadlinePassed",
+            "eventsOverflow", "keptExpired", "duplicateReply", "lateReply", "replyDropped", "deadlinePassed",
         ]
 
         func observe(_ diagnostic: Diagnostic, harness: UInt64, current: Sending?) {

@@ -248,8 +248,9 @@ import Testing
         #expect(failure.message != RequestFailure.noResponder("echo").message)
         let answered = await router.request(name: "echo", body: ["text": "hi"], sender: Self.shop)
         #expect((try? answered.get())?.value as? String == "hi")
-        // Without a sender the policy refuses it too: fail closed.
-        let unknown = await router.request(name: "echo", body: ["text": "hi"])
+        // From an unknown sender the policy refuses it too: fail closed. (Without a sender, the
+        // request is the app's own, which every policy admits: `AppSenderTests`.)
+        let unknown = await router.request(name: "echo", body: ["text": "hi"], sender: .unknown)
         guard case .failure(.rejected) = unknown else {
             Issue.record("\(unknown)")
             return
@@ -370,8 +371,9 @@ import Testing
         let token = try router.respond(to: Echo.self) { request, reply in reply(.success("re: " + request.text)) }
         let shop = MessageSender(originText: "https://shop.example.com", isMainFrame: true)
         #expect(try await router.request(Echo(text: "hi"), sender: shop) == "re: hi")
+        #expect(try await router.request(Echo(text: "hi")) == "re: hi")  // the app's own request
         do {
-            _ = try await router.request(Echo(text: "hi"))
+            _ = try await router.request(Echo(text: "hi"), sender: .unknown)
             Issue.record("an unknown sender was admitted")
         } catch {
             #expect(error.kind == "rejected")

@@ -2,6 +2,10 @@ import Foundation
 import Switchboard
 import Testing
 
+#if canImport(Synchronization)
+    import Synchronization
+#endif
+
 /// Once a token's `cancel()` returns, on any thread, what it registered is not called by
 /// anything that starts afterwards, while traffic flows all the time (no gate holds a
 /// sender): for every kind of registration the router hands out a token for. Each round,
@@ -9,8 +13,11 @@ import Testing
 /// or drops its last reference; a call made during a send that began after a cancel had
 /// returned is late. (`cancel()` does not wait for a call already under way on another
 /// thread, so a call the router had begun before may still be entering the closure; a send
-/// that begins afterwards must call nothing.) And a closure that cancels (or releases) its
-/// own token returns, without deadlock, and is not called again.
+/// that begins afterwards must call nothing.) Stricter: no call begins (its closure's first step)
+/// after a cancel returned, whenever its send began: `cancel()` waits for the callers between
+/// their check and their call (a few instructions, no user code), never for a call under way.
+/// And a closure that cancels (or releases) its own token returns, without deadlock, and is not
+/// called again.
 /// Serialized: each test keeps two sender threads busy; one at a time leaves the cores to
 /// the suites running beside it.
 @Suite(.serialized) struct CancelUnderTrafficStressTests {
@@ -23,21 +30,52 @@ import Testing
         case cancel, cancelTwiceAtOnce, release
     }
 
+    /// Whether a cancel has returned, read lock-free as the registered closure's very first step
+    /// (a lock there could keep a call that began in time waiting until after the cancel returned).
+    struct ReturnedMark: Sendable {
+        let isSet: @Sendable () -> Bool
+        let set: @Sendable () -> Void
+
+        static func make() -> ReturnedMark {
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                let flag = AtomicMark()
+                return ReturnedMark(
+                    isSet: { flag.value.load(ordering: .acquiring) },
+                    set: { flag.value.store(true, ordering: .releasing) })
+            }
+            let flag = Locked(false)
+            return ReturnedMark(isSet: { flag.withLock { $0 } }, set: { flag.withLock { $0 = true } })
+        }
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    final class AtomicMark: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
     /// What one round's threads share.
     final class Round: Sendable {
         let token: Locked<Registration?>
+        let returned: ReturnedMark
         let cancelsReturned = Locked(0)
         /// The sender threads whose current send began after a cancel had returned.
         let sendingAfterCancel = Locked<Set<ObjectIdentifier>>([])
         let calls = Locked(0)
         let late = Locked(0)
+        /// Calls whose first step came after a cancel had returned (whenever their send began).
+        let lateBegins = Locked(0)
         let sends = Locked(0)
         let stop = Locked(false)
 
-        init(_ token: Registration) { self.token = Locked(token) }
+        init(_ token: Registration, returned: ReturnedMark) {
+            self.token = Locked(token)
+            self.returned = returned
+        }
 
-        /// The registered closure's first step: late if this thread's send began after a cancel returned.
-        func called() {
+        /// The registered closure's next step (`begunAfterCancel`: what its first step read): late if
+        /// this thread's send began after a cancel returned; a late begin if the call did.
+        func called(begunAfterCancel: Bool) {
+            if begunAfterCancel { lateBegins.withLock { $0 += 1 } }
             let thread = ObjectIdentifier(Thread.current)
             if sendingAfterCancel.withLock({ $0.contains(thread) }) { late.withLock { $0 += 1 } }
             calls.withLock { $0 += 1 }
@@ -64,19 +102,26 @@ import Testing
     /// starts `senders` threads calling `send` without pause, and, once the registration has
     /// been called, unregisters on other threads; the senders go on for a few more sends.
     /// Returns how many calls were made during sends that began after an unregistration had
-    /// returned (all rounds), and how many calls there were.
+    /// returned (all rounds), how many calls began after one had returned, and how many calls there were.
     static func lateStarts(
         rounds: Int = rounds, senders: Int = 2,
         register: @escaping @Sendable (_ onCall: @escaping @Sendable () -> Void) -> Registration,
         send: @escaping @Sendable () -> Void
-    ) async -> (late: Int, calls: Int) {
+    ) async -> (late: Int, lateBegins: Int, calls: Int) {
         var late = 0
+        var lateBegins = 0
         var calls = 0
         for index in 0..<rounds {
             let way = Unregistering.allCases[index % Unregistering.allCases.count]
             let cancellers = way == .cancelTwiceAtOnce ? 2 : 1
             let box = Locked<Round?>(nil)
-            let round = Round(register { box.withLock { $0 }?.called() })
+            let returned = ReturnedMark.make()
+            // Passed on at once: the round's slot is the token's only reference (see `.release`).
+            let round = Round(
+                register {
+                    let begunAfterCancel = returned.isSet()
+                    box.withLock { $0 }?.called(begunAfterCancel: begunAfterCancel)
+                }, returned: returned)
             box.withLock { $0 = round }
             await Stress.onThreads(senders + cancellers) { thread in
                 if thread < senders {
@@ -95,6 +140,7 @@ import Testing
                     }
                     _ = consume token
                 }
+                round.returned.set()
                 let returned = round.cancelsReturned.withLock { count -> Int in
                     count += 1
                     return count
@@ -106,10 +152,11 @@ import Testing
                 round.stop.withLock { $0 = true }
             }
             late += round.late.withLock { $0 }
+            lateBegins += round.lateBegins.withLock { $0 }
             calls += round.calls.withLock { $0 }
             box.withLock { $0 = nil }
         }
-        return (late, calls)
+        return (late, lateBegins, calls)
     }
 
     /// Registers a closure that cancels (or, with `release`, drops the last reference to)
@@ -150,8 +197,15 @@ import Testing
         register: @escaping @Sendable (_ onCall: @escaping @Sendable () -> Void) -> Registration,
         send: @escaping @Sendable () -> Void
     ) async {
-        let (late, calls) = await lateStarts(register: register, send: send)
+        let (late, lateBegins, calls) = await lateStarts(register: register, send: send)
         #expect(late == 0, "\(kind): \(late) of \(calls) calls started after cancel() returned")
+        // A call whose caller withdrew its announcement (right before the call instruction) and
+        // was then preempted before the closure's first step begins after `cancel()` returned:
+        // nothing outside the closure can see that step, so on a loaded machine a few do (up to
+        // 2 % of rounds seen on a 2-core machine at a load of 10).
+        #expect(
+            lateBegins <= max(5, Self.rounds / 20),
+            "\(kind): \(lateBegins) of \(calls) calls began after cancel() returned")
         #expect(calls >= rounds, "\(kind): \(calls) calls in \(rounds) rounds")
         for release in [false, true] {
             let (returned, inside) = await cancelsItselfFromInside(release: release, register: register, send: send)

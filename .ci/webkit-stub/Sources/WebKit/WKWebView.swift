@@ -38,7 +38,8 @@ open class WKWebView: NSObject {
     /// STUB-ONLY: every script evaluated, with its world, in order.
     public private(set) var _evaluated: [(source: String, world: WKContentWorld)] = []
     /// STUB-ONLY: every function called with `callAsyncJavaScript`, with its arguments and world, in order.
-    public private(set) var _called: [(body: String, arguments: [String: Any], world: WKContentWorld)] = []
+    public private(set) var _called:
+        [(body: String, arguments: [String: Any], frame: WKFrameInfo?, world: WKContentWorld)] = []
     /// STUB-ONLY: the URL of the loaded page.
     public var _url: URL?
 
@@ -70,7 +71,7 @@ open class WKWebView: NSObject {
         in contentWorld: WKContentWorld,
         completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil
     ) {
-        _called.append((functionBody, arguments, contentWorld))
+        _called.append((functionBody, arguments, frame, contentWorld))
         completionHandler?(.success(NSNull()))
     }
 }

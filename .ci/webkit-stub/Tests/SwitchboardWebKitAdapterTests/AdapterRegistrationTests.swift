@@ -14,10 +14,12 @@ import WebKit
         let controller = WKUserContentController()
         let bridge = RouterBridge(router: router, userContentController: controller)
 
-        #expect(controller._handlerNames(in: .page) == ["addCartLine", "ping"])
+        #expect(controller._handlerNames(in: .page) == ["addCartLine", "ping", "switchboard"])
         #expect(controller._handlerNames(in: .defaultClient).isEmpty)
         #expect(controller._handler(named: "ping") is any WKScriptMessageHandlerWithReply)
-        #expect(bridge.registeredNames == ["addCartLine", "ping"])
+        #expect(bridge.registeredNames == ["addCartLine", "ping", "switchboard"])
+        // The page's hello handler (named after the global) answers with a reply too.
+        #expect(controller._handler(named: "switchboard") is any WKScriptMessageHandlerWithReply)
         _ = (ping, add)
     }
 
@@ -25,18 +27,18 @@ import WebKit
         let router = Router()
         let controller = WKUserContentController()
         let bridge = RouterBridge(router: router, userContentController: controller)
-        #expect(controller._handlerNames().isEmpty)
+        #expect(controller._handlerNames() == ["switchboard"])
 
         let add = router.on(AddCartLine.self) { _ in }
-        #expect(await eventually { controller._handlerNames() == ["addCartLine"] })
+        #expect(await eventually { controller._handlerNames() == ["addCartLine", "switchboard"] })
         let total = try router.respond(to: CartTotal.self) { request, reply in
             reply(.success(Total(amount: "0", currency: request.currency)))
         }
-        #expect(await eventually { controller._handlerNames() == ["addCartLine", "cartTotal"] })
+        #expect(await eventually { controller._handlerNames() == ["addCartLine", "cartTotal", "switchboard"] })
         add.cancel()
-        #expect(await eventually { controller._handlerNames() == ["cartTotal"] })
+        #expect(await eventually { controller._handlerNames() == ["cartTotal", "switchboard"] })
         total.cancel()
-        #expect(await eventually { controller._handlerNames().isEmpty })
+        #expect(await eventually { controller._handlerNames() == ["switchboard"] })
         #expect(!bridge.isStopped)
     }
 
@@ -47,7 +49,7 @@ import WebKit
         let world = WKContentWorld.world(name: "switchboard")
         let bridge = RouterBridge(router: router, userContentController: controller, contentWorld: world)
 
-        #expect(controller._handlerNames(in: world) == ["ping"])
+        #expect(controller._handlerNames(in: world) == ["ping", "switchboard"])
         #expect(controller._handlerNames(in: .page).isEmpty)
         #expect(controller.userScripts.map(\._contentWorld) == [world])
         bridge.stop()
@@ -61,7 +63,7 @@ import WebKit
         let controller = WKUserContentController()
         do {
             let bridge = RouterBridge(router: router, userContentController: controller)
-            #expect(controller._handlerNames() == ["ping"])
+            #expect(controller._handlerNames() == ["ping", "switchboard"])
             #expect(controller.userScripts.count == 1)
             _ = bridge
         }

@@ -32,7 +32,7 @@ import WebKit
         #expect(first.isStopped)
         #expect(first.wasTakenOver)
         #expect(!second.isStopped)
-        #expect(controller._handlerNames() == ["ping"])
+        #expect(controller._handlerNames() == ["ping", "switchboard"])
         #expect(controller._handler(named: "ping") !== firstProxy)
         #expect(controller.userScripts.count == 1)
         #expect(controller.userScripts.first?.source == second.userScriptSource)
@@ -45,7 +45,7 @@ import WebKit
         // The first router changing does nothing to the controller any more.
         let more = firstRouter.on(AddCartLine.self) { _ in }
         try? await Task.sleep(for: .milliseconds(20))
-        #expect(controller._handlerNames() == ["ping"])
+        #expect(controller._handlerNames() == ["ping", "switchboard"])
         _ = (firstToken, secondToken, more)
     }
 
@@ -55,7 +55,7 @@ import WebKit
         let controller = WKUserContentController()
         var first: RouterBridge? = RouterBridge(router: router, userContentController: controller)
         var second: RouterBridge? = RouterBridge(router: router, userContentController: controller)
-        #expect(controller._handlerNames() == ["ping"])
+        #expect(controller._handlerNames() == ["ping", "switchboard"])
 
         second = nil
         #expect(await eventually { controller._handlerNames().isEmpty && controller.userScripts.isEmpty })
@@ -64,7 +64,7 @@ import WebKit
         #expect(controller._handlerNames().isEmpty)
         // The controller is free again: a third bridge registers normally.
         let third = RouterBridge(router: router, userContentController: controller)
-        #expect(controller._handlerNames() == ["ping"])
+        #expect(controller._handlerNames() == ["ping", "switchboard"])
         _ = (first, second, third, token)
     }
 
@@ -78,7 +78,7 @@ import WebKit
 
         first = nil
         try? await Task.sleep(for: .milliseconds(10))
-        #expect(controller._handlerNames() == ["ping"])
+        #expect(controller._handlerNames() == ["ping", "switchboard"])
         #expect(controller._handler(named: "ping") === secondProxy)
         #expect(controller.userScripts.count == 1)
         let post = try #require(controller._deliver(name: "ping", body: NSNull(), frameInfo: frame()))
@@ -118,10 +118,10 @@ import WebKit
         let page = RouterBridge(router: router, userContentController: controller)
         let client = RouterBridge(router: router, userContentController: controller, contentWorld: .defaultClient)
         #expect(!page.isStopped && !client.isStopped)
-        #expect(controller._handlerNames(in: .page) == ["ping"])
-        #expect(controller._handlerNames(in: .defaultClient) == ["ping"])
+        #expect(controller._handlerNames(in: .page) == ["ping", "switchboard"])
+        #expect(controller._handlerNames(in: .defaultClient) == ["ping", "switchboard"])
         page.stop()
-        #expect(controller._handlerNames(in: .defaultClient) == ["ping"])
+        #expect(controller._handlerNames(in: .defaultClient) == ["ping", "switchboard"])
         _ = token
     }
 
@@ -132,7 +132,7 @@ import WebKit
         let first = RouterBridge(router: router, userContentController: one)
         let second = RouterBridge(router: router, userContentController: two)
         #expect(!first.isStopped && !second.isStopped)
-        #expect(one._handlerNames() == ["ping"] && two._handlerNames() == ["ping"])
+        #expect(one._handlerNames() == ["ping", "switchboard"] && two._handlerNames() == ["ping", "switchboard"])
         _ = token
     }
 
@@ -148,8 +148,8 @@ import WebKit
         // The router gains a channel the app's handler already holds: no crash, reported.
         let add = router.on(AddCartLine.self) { _ in }
         #expect(await eventually { bridge.conflictingNames == ["addCartLine"] })
-        #expect(bridge.registeredNames == ["ping"])
-        #expect(controller._handlerNames() == ["addCartLine", "ping"])
+        #expect(bridge.registeredNames == ["ping", "switchboard"])
+        #expect(controller._handlerNames() == ["addCartLine", "ping", "switchboard"])
         #expect(controller._handler(named: "addCartLine") === app)
         try #require(controller._deliver(name: "addCartLine", body: ["productId": "p"], frameInfo: frame()) != nil)
         #expect(app.received.count == 1)
