@@ -4,7 +4,7 @@ import Switchboard
 /// ```json
 /// {"hello": {"contracts": {"addCartLine": "sha256:…"}}, "id": "h1"}
 /// ```
-/// (``PageHello``; `id`, `origin` and `mainFrame` as in a message), answered by one line with
+/// (`PageHello` in Switchboard; `id`, `origin` and `mainFrame` as in a message), answered by one line with
 /// the outcome `hello` and the channels whose contract differs from the page's:
 /// ```json
 /// {"line":1,"id":"h1","outcome":"hello","differing":["addCartLine"]}
