@@ -59,7 +59,7 @@ public struct WireNotice: Sendable, Hashable {
 /// came, until a ``WireNoticeSink`` writes them between outcome lines: what the CLI writes with
 /// `--push`. The manifest is queued first, then again after each change.
 ///
-/// A push made while a message is handled (a handler or responder calling ``Router/push(_:)``)
+/// A push made while a message is handled (a handler or responder calling `Router.push(_:)`)
 /// is written before that message's outcome line; one made on another thread, before the next
 /// outcome line (or at the end).
 public final class WireNotices: Sendable {

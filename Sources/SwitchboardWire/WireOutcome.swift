@@ -56,11 +56,11 @@ public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStr
 }
 
 /// What went wrong with a message: the `"error"` object of an outcome line,
-/// `{"kind", "channel", "path", "message", "data"}` (an ``ErrorEnvelope`` with the key path of a
+/// `{"kind", "channel", "path", "message", "data"}` (an `ErrorEnvelope` with the key path of a
 /// body that did not decode): `kind` always, `channel` when the message named a valid channel,
 /// `path` for `invalid` bodies, `data` when a responder failed with a typed, `Encodable` error.
 public struct WireError: Sendable, Hashable {
-    /// What kind of failure it is (``ErrorKind``).
+    /// What kind of failure it is (`ErrorKind`).
     public var kind: ErrorKind
     /// The channel's name, when the message named a valid channel.
     public var channel: String?

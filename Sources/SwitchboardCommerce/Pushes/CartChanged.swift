@@ -1,6 +1,6 @@
 import Switchboard
 
-/// The reference cart changed: pushed to the page (``Router/push(_:)``) after every change the
+/// The reference cart changed: pushed to the page (`Router.push(_:)`) after every change the
 /// reference handlers make (`addCartLine`, `removeCartLine`, `productCartUpdate`), so a page can
 /// show the cart without asking for it.
 ///
