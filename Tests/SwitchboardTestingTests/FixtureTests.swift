@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func aReplyThatNeverComesIsReportedAsStillAwaited() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let held = Locked<[Reply<Int>]>([])
         let token = try router.respond(to: SlowCount.self) { _, reply in held.withLock { $0.append(reply) } }
         let results = await router.replay([FixtureMessage(name: "slowCount")], replyTimeout: .milliseconds(20))
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func keptMessagesAreReportedAsKeptWithoutWaiting() async {
-        let router = Router()
+        let router = Router(options: .patient)
         router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let results = await router.replay([FixtureMessage(name: "sdkReady")])
         #expect(results.map(\.kind) == ["kept"])

@@ -77,9 +77,9 @@ private final class Freed: Sendable, Encodable {
         withExtendedLifetime(token) {}
     }
 
-    /// Polls every millisecond, for at most five seconds, until `condition` holds.
+    /// Polls every millisecond, for at most thirty seconds (a bound for a loaded runner), until `condition` holds.
     func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .seconds(5)
+        let end = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < end {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(1))

@@ -18,7 +18,7 @@ import Testing
 
     @Test @MainActor func aHarnessSendReachesAMainActorHandlerBeforeItReturns() async {
         let cart = Cart()
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(TestCartLine.self) { @MainActor line in cart.quantity += line.quantity }
         let log = FailureLog()
         let harness = StrictHarness(router: router, reporter: .capturing(into: log))
@@ -34,7 +34,7 @@ import Testing
     @Test @MainActor func aHarnessRequestReachesAMainActorResponder() async throws {
         let cart = Cart()
         cart.quantity = 4
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: ShopState.self) { @MainActor _ in cart.quantity }
         let log = FailureLog()
         let harness = StrictHarness(router: router, reporter: .capturing(into: log))
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test @MainActor func aMainActorHandlersErrorFailsTheSendsOutcome() async {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(TestCartLine.self) { @MainActor line in
             if line.quantity < 0 { throw RejectError() }
         }
@@ -65,7 +65,7 @@ import Testing
 
     @Test @MainActor func replayFromTheMainActorRunsMainActorHandlersAtOnce() async {
         let cart = Cart()
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(TestCartLine.self) { @MainActor line in cart.quantity += line.quantity }
         let results = await router.replay([
             FixtureMessage(name: "addCartLine", body: MessageBody(line(1)), line: 1),
@@ -78,7 +78,8 @@ import Testing
 
     @Test func theHarnessRequestsAsTheAppUnderAnOriginPolicy() async throws {
         let policy = try OriginPolicy(allowing: ["https://shop.example.com"])
-        let app = CountingApp(router: Router(options: RouterOptions(originPolicy: policy)))
+        let app = CountingApp(
+            router: Router(options: RouterOptions(defaultDeadline: .seconds(60), originPolicy: policy)))
         let log = FailureLog()
         let harness = StrictHarness(
             router: app.router, replyTimeout: patientReplyTimeout, reporter: .capturing(into: log))

@@ -40,7 +40,7 @@ final class CountingApp: Sendable {
     private let count = Locked(0)
     private let tokens: [Registration]
 
-    init(router: Router = Router()) {
+    init(router: Router = Router(options: .patient)) {
         self.router = router
         let count = count
         var tokens: [Registration] = []
@@ -72,4 +72,10 @@ func temporaryDirectory() throws -> URL {
         .appendingPathComponent("switchboard-testing-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+extension RouterOptions {
+    /// Options for tests whose async responders may wait behind other suites' work on the test
+    /// runner's two shared threads: a default deadline of a minute (a bound, not a timing).
+    static var patient: RouterOptions { RouterOptions(defaultDeadline: .seconds(60)) }
 }

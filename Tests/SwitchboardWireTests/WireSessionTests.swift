@@ -27,7 +27,7 @@ struct NaNRequest: Request {
     }
 
     @Test func outcomeLinesHaveTheirKeysInOrder() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let commerce = try router.installReferenceCommerce()
         let result = try await replay(
             #"{"id":7,"body":null,"name":"productCartGetState"}"# + "\n", router: router, source: "x.ndjson")
@@ -42,7 +42,7 @@ struct NaNRequest: Request {
     /// SwitchboardFuzzMessages: JSONSerialization cannot read such an outcome line, nor
     /// the input line; the wire format keeps the id as given).
     @Test func aNumberIdBeyondDoubleIsEchoedExactly() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let commerce = try router.installReferenceCommerce()
         let result = try await replay(#"{"name":"sdkReady","id":1e400}"# + "\n", router: router)
         #expect(result.ndjson == #"{"line":1,"id":1e400,"name":"sdkReady","outcome":"handled"}"# + "\n")
@@ -50,7 +50,7 @@ struct NaNRequest: Request {
     }
 
     @Test func aPendingReplyIsWaitedForBeforeTheNextMessage() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let order = Locked<[String]>([])
         let slow = try router.respond(to: SlowRequest.self) { _, reply in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
@@ -69,7 +69,7 @@ struct NaNRequest: Request {
     }
 
     @Test func aReplyHandleDroppedWithoutReplyingIsAFailureNamingTheKind() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let dropping = try router.respond(to: SlowRequest.self) { _, _ in }
         let result = try await replay(#"{"name":"slowRequest"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed])
@@ -118,7 +118,7 @@ struct NaNRequest: Request {
     }
 
     @Test func aReplyThatCannotBeEncodedFails() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let nan = try router.respond(to: NaNRequest.self) { _, reply in reply.succeed(.nan) }
         let result = try await replay(#"{"name":"nanRequest"}"# + "\n" + #"{"name":"sdkReady"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed, .unhandled], "the next message is still processed")
@@ -127,7 +127,7 @@ struct NaNRequest: Request {
     }
 
     @Test func invalidBodiesGiveThePathAndMessage() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let commerce = try router.installReferenceCommerce()
         let line =
             #"{"name":"productCartUpdate","body":{"offer":{"offerId":"a","imageUrls":[],"availability":1,"quantity":"2"}}}"#
@@ -141,7 +141,7 @@ struct NaNRequest: Request {
     }
 
     @Test func theSummaryCountsEachOutcomeAndGivesTheExitStatus() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let commerce = try router.installReferenceCommerce()
         var session = WireSession(router: router)
         var collector = WireOutcomeCollector()
@@ -160,7 +160,7 @@ struct NaNRequest: Request {
 
     @Test func customDataPassesThroughAndDecodesTyped() async throws {
         struct CustomWishlistData: Decodable, Sendable { let isPersonalisable: Bool }
-        let router = Router()
+        let router = Router(options: .patient)
         let commerce = try router.installReferenceCommerce()
         let personalised = Locked<[String]>([])
         let tracker = router.on(WishlistEntryUpdate.self) { update, context in
@@ -210,4 +210,10 @@ func onDispatchThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) a
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
+}
+
+extension RouterOptions {
+    /// Options for tests whose async responders may wait behind other suites' work on the test
+    /// runner's two shared threads: a default deadline of a minute (a bound, not a timing).
+    static var patient: RouterOptions { RouterOptions(defaultDeadline: .seconds(60)) }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct MainActorHandlerTests {
     @Test @MainActor func aMainActorHandlerRunsBeforeReceiveReturnsOnTheMainActor() {
         let model = CartModel()
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(CartLine.self) { @MainActor line in model.add(line) }
         let outcome = router.receive(name: "addCartLine", body: cartLineBody("m1"))
         #expect(model.lines == ["m1"])
@@ -18,7 +18,7 @@ import Testing
 
     @Test @MainActor func aMainActorHandlersErrorMakesTheOutcomeFailed() {
         let model = CartModel()
-        let router = Router()
+        let router = Router(options: .patient)
         let refusing = router.on(CartLine.self) { @MainActor line in
             if line.sku == "bad" { throw CartLineRefused(sku: line.sku) }
             model.add(line)
@@ -38,7 +38,7 @@ import Testing
 
     @Test @MainActor func aMainActorHandlerWithContextSeesTheMessage() {
         let model = CartModel()
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(CartLine.self) { @MainActor line, context in
             #expect(context.channel == "addCartLine")
             model.add(line)
@@ -50,7 +50,7 @@ import Testing
 
     @Test func aMainActorHandlerReachedFromAnotherThreadRunsOnTheMainActorInOrder() async {
         let model = CartModel()
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(CartLine.self) { @MainActor line in model.add(line) }
         let (outcomes, callerThread) = await Stress.offThePool { () -> ([Outcome], ObjectIdentifier) in
             let outcomes = (0..<50).map { router.receive(name: "addCartLine", body: cartLineBody("m\($0)")) }
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aMainActorHandlersErrorFromAnotherThreadIsReported() async {
         let model = CartModel()
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observation) = router.recordDiagnostics()
         let token = router.on(CartLine.self) { @MainActor line in
             model.add(line)
@@ -81,7 +81,7 @@ import Testing
 
     @Test func aHopCancelledBeforeItRunsCallsNothing() async {
         let model = CartModel()
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(CartLine.self) { @MainActor line in model.add(line) }
         // The main actor is busy (this task holds it) while another thread sends and cancels: the
         // hop can only run after `cancel()` has returned, so it calls nothing.
@@ -110,7 +110,7 @@ import Testing
     @Test @MainActor func aMainActorResponderRepliesBeforeReceiveReturns() {
         let model = CartModel()
         model.lines = ["m1", "m2"]
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try? router.respond(to: CartLines.self) { @MainActor _ in model.lines }
         let outcome = router.receive(name: "productCartGetState", body: nil)
         #expect(outcome.reply(as: [String].self) == ["m1", "m2"])
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test @MainActor func aMainActorRespondersErrorMakesTheOutcomeFailed() throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: CartLines.self) { @MainActor _ throws -> [String] in
             throw CartLineRefused(sku: "all")
         }
@@ -130,7 +130,7 @@ import Testing
     @Test @MainActor func aTypedRequestFromTheMainActorReachesAMainActorResponder() async throws {
         let model = CartModel()
         model.lines = ["m1"]
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: CartLines.self) { @MainActor _ in model.lines }
         #expect(try await router.request(CartLines()) == ["m1"])
         let untyped = await router.request(name: "productCartGetState")
@@ -141,7 +141,7 @@ import Testing
     @Test @MainActor func anAsyncMainActorResponderAnswers() async throws {
         let model = CartModel()
         model.lines = ["m1"]
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: CartLines.self) { @MainActor _ async throws in model.lines }
         #expect(try await router.request(CartLines()) == ["m1"])
         withExtendedLifetime(token) {}
@@ -150,7 +150,7 @@ import Testing
     @Test func aMainActorResponderReachedFromAnotherThreadAnswersLater() async throws {
         let model = CartModel()
         await MainActor.run { model.lines = ["m1"] }
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: CartLines.self) { @MainActor _ in model.lines }
         let reply = await Stress.offThePool { () -> (Outcome, Result<ReplyValue, RequestFailure>?) in
             let answered = DispatchSemaphore(value: 0)
@@ -174,7 +174,7 @@ import Testing
 
     @Test @MainActor func replacingHandlersAndRespondersTakesMainActorClosures() async {
         let model = CartModel()
-        let router = Router()
+        let router = Router(options: .patient)
         let first = router.on(CartLine.self) { _ in Issue.record("replaced handler called") }
         let handler = router.replaceHandlers(of: CartLine.self) { @MainActor line, _ in model.add(line) }
         let responder = router.replaceResponder(of: CartLines.self) { @MainActor _ in model.lines }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct BufferPolicyTests {
     @Test func dropIsTheDefaultAndReportsTheMessage() {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         #expect(router.bufferPolicy(for: Ping.channel) == .drop)
         #expect(router.receive(name: "ping", body: ["count": 1]).kind == "unhandled")
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func keepLastKeepsTheNewestAndReportsTheOneItReplaces() {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keepLast, for: Ping.channel)
         #expect(router.receive(name: "ping", body: ["count": 1]).kind == "kept")
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func keptMessagesAreDeliveredInArrivalOrderWhenAHandlerRegisters() {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 3, for: .seconds(60)), for: Ping.channel)
         for count in 1...5 { _ = router.receive(name: "ping", body: ["count": count]) }
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func keptMessagesThatWaitTooLongExpireAndAreReported() async {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 10, for: .milliseconds(20)), for: Ping.channel)
         _ = router.receive(name: "ping", body: ["count": 1])
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func expiredMessagesAreNotDeliveredEvenIfTheTimerHasNotRunYet() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 10, for: .milliseconds(5)), for: Ping.channel)
         _ = router.receive(name: "ping", body: ["count": 1])
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func aKeptRequestIsAnsweredOnceAResponderRegisters() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         router.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Echo.channel)
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         #expect(
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func aDiscardedKeptRequestGetsNoResponder() async {
-        let router = Router()
+        let router = Router(options: .patient)
         router.setBufferPolicy(.keepLast, for: Echo.channel)
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         _ = router.receive(name: "echo", body: MessageBody(["text": "a"]), replyHandler: { calls.append($0) })
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func switchingToDropDiscardsWhatWasKeptAndReportsIt() {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Ping.channel)
         _ = router.receive(name: "ping", body: ["count": 1])
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func shrinkingTheBufferDiscardsTheOldestAsOverflow() {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Ping.channel)
         for count in 1...4 { _ = router.receive(name: "ping", body: ["count": count]) }
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func aBufferOfSizeZeroKeepsNothingAndSaysSo() {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 0, for: .seconds(1)), for: Ping.channel)
         #expect(router.receive(name: "ping", body: ["count": 1]).kind == "unhandled")
@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func aResponderRegisteringAlsoReceivesKeptEvents() throws {
-        let router = Router()
+        let router = Router(options: .patient)
         router.setBufferPolicy(.keepLast, for: Echo.channel)
         _ = router.receive(name: "echo", body: ["text": "early"])
         let seen = RouterRecorder<String>()

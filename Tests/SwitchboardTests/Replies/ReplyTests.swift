@@ -17,7 +17,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
 
 @Suite struct ReplyTests {
     @Test func exactlyOneOfAHundredRacingRepliesWins() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         let handle = Locked<Reply<String>?>(nil)
         let responder = try router.respond(to: Echo.self) { _, reply in handle.withLock { $0 = reply } }
@@ -38,7 +38,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aReplyWithTheResultShapeOfInAppStoryCompletesTheCaller() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: Echo.self) { request, complete in
             complete(.success(request.text.uppercased()))
         }
@@ -49,7 +49,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aReplyCanComeLaterFromAnotherThread() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: Echo.self) { request, reply in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { reply.succeed(request.text) }
         }
@@ -59,7 +59,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aDroppedHandleResolvesTheCallerWithDropped() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         let token = try router.respond(to: Echo.self) { _, _ in }
         let asyncResult = await router.request(name: "echo", body: ["text": "x"])
@@ -72,7 +72,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aHandleReleasedLaterOnAnotherThreadAlsoResolvesWithDropped() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: Echo.self) { _, reply in
             DispatchQueue.global().async { withExtendedLifetime(reply) {} }
         }
@@ -82,7 +82,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aPassedDeadlineTimesTheCallerOutAndALateReplyIsReported() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         let handle = Locked<Reply<String>?>(nil)
         let token = try router.respond(to: Echo.self, deadline: .milliseconds(20)) { _, reply in
@@ -111,7 +111,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aFallbackAnswersWhenTheHookDoesNotReplyInTime() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         let handle = Locked<Reply<String>?>(nil)
         let hook = try router.respond(
@@ -130,7 +130,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aHookThatAnswersInTimeBeatsTheFallback() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let hook = try router.respond(
             to: ShouldHandleAddToCart.self, deadline: .seconds(5), fallback: "defaultAction"
         ) { request, reply in
@@ -142,7 +142,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func anAsyncResponderReturnsItsReply() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: GetCartCount.self) { _ async throws in
             try await Task.sleep(for: .milliseconds(1))
             return 3
@@ -155,7 +155,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func anAsyncResponderThatThrowsFailsTheRequestWithItsMessage() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         let token = try router.respond(to: GetCartCount.self) { _ async throws -> Int in
             throw RouterTestError(text: "cart unavailable")
@@ -171,7 +171,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func anAsyncResponderPastItsDeadlineIsCancelled() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         let cancelled = RouterRecorder<Bool>()
         let token = try router.respond(to: GetCartCount.self, deadline: .milliseconds(20)) { _ async throws -> Int in
@@ -191,7 +191,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aSecondResponderIsAClearErrorAndReplacingIsExplicit() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let first = try router.respond(to: Echo.self) { _, reply in reply.succeed("first") }
         #expect(throws: RegistrationError.responderExists("echo")) {
             _ = try router.respond(to: Echo.self) { _, reply in reply.succeed("second") }
@@ -214,7 +214,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func theTypedRequestReturnsTheTypedReply() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = try router.respond(to: Echo.self) { request, reply in reply.succeed("echo: \(request.text)") }
         let reply: String = try await router.request(Echo(text: "typed"))
         #expect(reply == "echo: typed")
@@ -222,7 +222,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func theTypedRequestThrowsTheFailure() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         await #expect {
             _ = try await router.request(Echo(text: "nobody"))
         } throws: { error in
@@ -231,7 +231,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aHandleReportsItsChannel() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let channel = Locked<Channel?>(nil)
         let token = try router.respond(to: Echo.self) { _, reply in
             channel.withLock { $0 = reply.channel }
@@ -243,7 +243,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aRequestOnAChannelWithOnlyEventHandlersGetsAnEmptyReply() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let token = router.on(Ping.self) { _ in }
         let result = await router.request(name: "ping", body: ["count": 1])
         let value = try result.get()
