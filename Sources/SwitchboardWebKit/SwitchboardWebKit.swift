@@ -126,26 +126,42 @@ import Switchboard
         /// Runs `script` in the main frame and in each sub-frame that posted a message, when the
         /// script admits the frame's origin; its arguments are passed as values
         /// (`callAsyncJavaScript`), never written into the source.
+        ///
+        /// The call also carries the origin it was admitted for, and the script returns at once in a
+        /// document of another origin: a frame may have navigated between the check and the call.
         func run(_ script: PageScript) {
             guard let webView else { return }
             let arguments = script.arguments.mapValues { $0.foundationValue }
-            let main =
-                webView.url.map { url in
-                    MessageSender(
-                        securityOriginProtocol: url.scheme ?? "", host: url.host ?? "", port: url.port ?? 0,
-                        isMainFrame: true)
-                } ?? .unknown
-            if script.admits(main) {
-                webView.callAsyncJavaScript(
-                    script.source, arguments: arguments, in: nil, in: world, completionHandler: nil)
+            let source = "if (location.origin !== switchboardAdmittedOrigin) { return; }\n" + script.source
+            if let url = webView.url {
+                let scheme = url.scheme ?? ""
+                let host = url.host ?? ""
+                let port = url.port ?? 0
+                let main = MessageSender(securityOriginProtocol: scheme, host: host, port: port, isMainFrame: true)
+                if script.admits(main) {
+                    var admitted = arguments
+                    admitted["switchboardAdmittedOrigin"] = ContentControllerRegistry.origin(scheme, host, port)
+                    webView.callAsyncJavaScript(source, arguments: admitted, in: nil, in: world, completionHandler: nil)
+                }
             }
             for frame in subFrames where script.admits(ContentControllerRegistry.sender(of: frame)) {
-                webView.callAsyncJavaScript(script.source, arguments: arguments, in: frame, in: world) {
+                let origin = frame.securityOrigin
+                var admitted = arguments
+                admitted["switchboardAdmittedOrigin"] = ContentControllerRegistry.origin(
+                    origin.protocol, origin.host, origin.port)
+                webView.callAsyncJavaScript(source, arguments: admitted, in: frame, in: world) {
                     [weak self] result in
                     // A frame that navigated away or was removed: not called again.
                     if case .failure = result { self?.subFrames.removeAll { $0 === frame } }
                 }
             }
+        }
+
+        /// An origin as `location.origin` spells it: `scheme://host`, `:port` when one is given
+        /// (WebKit gives 0 for a scheme's default port), brackets around an IPv6 address.
+        static func origin(_ scheme: String, _ host: String, _ port: Int) -> String {
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            return "\(scheme.lowercased())://\(name.lowercased())" + (port > 0 ? ":\(port)" : "")
         }
 
         /// Adopts the web view a message came from, when the bridge has none yet, and remembers
@@ -178,7 +194,10 @@ import Switchboard
             replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
         ) {
             guard let bridge else {
-                replyHandler(nil, "\(message.name): the Switchboard bridge is gone")
+                let envelope = ErrorEnvelope(
+                    kind: .unavailable, channel: (try? Channel(validating: message.name))?.name,
+                    message: "\(message.name): the Switchboard bridge is gone")
+                replyHandler(nil, envelope.jsonText)
                 return
             }
             let frame = message.frameInfo

@@ -79,11 +79,22 @@ public final class WireNotices: Sendable {
     ///   - manifests: whether to queue the manifest (now, and after each change) beside the pushes.
     public init(router: Router, manifests: Bool = true) {
         let queue = queue
-        var registrations = [router.observePushes { push in queue.withLock { $0.append(WireNotice(push: push)) } }]
+        // Each line is rendered before the lock is taken: rendering runs user code (a push's
+        // `encode(to:)`, the contract's derivation), which may push again.
+        var registrations = [
+            router.observePushes { push in
+                let notice = WireNotice(push: push)
+                queue.withLock { $0.append(notice) }
+            }
+        ]
         if manifests {
-            queue.withLock { $0.append(WireNotice(manifest: router.manifest)) }
+            let first = WireNotice(manifest: router.manifest)
+            queue.withLock { $0.append(first) }
             registrations.append(
-                router.observeManifest { manifest in queue.withLock { $0.append(WireNotice(manifest: manifest)) } })
+                router.observeManifest { manifest in
+                    let notice = WireNotice(manifest: manifest)
+                    queue.withLock { $0.append(notice) }
+                })
         }
         self.registrations = registrations
     }

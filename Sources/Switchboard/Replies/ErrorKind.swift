@@ -5,8 +5,9 @@
 /// ``ErrorEnvelope``), the wire format's `"error"` object and the generated page client's
 /// `SwitchboardError.kind`, so a page switches on a kind instead of matching strings.
 public enum ErrorKind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
-    /// The channel is not live (no handler or responder now), or the page is not in the app.
-    /// Made by the page client before anything is posted; the router never answers with it.
+    /// The channel is not live (no handler or responder now), the page is not in the app, or the
+    /// bridge is stopped. The page client makes it before anything is posted; a stopped
+    /// `RouterBridge` answers with it.
     case unavailable
     /// The channel's origin policy refused the sender; nothing ran.
     case rejected
@@ -21,7 +22,8 @@ public enum ErrorKind: String, Sendable, Hashable, CaseIterable, Codable, Custom
     /// A handler threw, a responder failed (its typed error in `data`), or the reply could not
     /// be encoded or decoded.
     case failed
-    /// An event reached no handler (the wire format's `unhandled` outcome).
+    /// An event reached no handler. The page client gives it to an event channel the app answered
+    /// with `noResponder` (the router does not know a channel's kind when nothing handles it).
     case unhandled
 
     /// The raw value.

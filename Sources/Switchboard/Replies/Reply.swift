@@ -67,7 +67,8 @@ public final class Reply<Value: Encodable & Sendable>: Sendable {
     /// ignored without a ``Diagnostic/lateReply(_:)``: it answers nothing.
     func failUnlessResolved(_ error: any Error) {
         state.reply(
-            .failure(.responderFailed(state.channel, message: errorMessage(error))), reportIfIgnored: false)
+            .failure(.responderFailed(state.channel, message: errorMessage(error), data: errorData(error))),
+            reportIfIgnored: false)
     }
 }
 

@@ -17,8 +17,9 @@
 /// announcement and its call. No user code runs there (the caller only reads the flag and
 /// steps on), so the wait is bounded and cannot deadlock, and it never waits for a call
 /// under way: a handler may cancel its own registration, and two may cancel each other's.
-/// A caller that announced before the flag was set makes its call before `cancel()`
-/// returns; one that announces later sees the flag and calls nothing.
+/// A caller that announces after the flag is set sees it and calls nothing. One that
+/// announced before has passed its check: its call may still begin just after `cancel()`
+/// returns (a thread preempted between withdrawing and calling), the narrow window left.
 ///
 /// An atomic where the system has `Synchronization.Atomic` (Linux, macOS 15,
 /// iOS 18); before that, a lock stripe.

@@ -51,6 +51,19 @@ struct OutOfStock: Error, Encodable {
         _ = token
     }
 
+    @Test func anAsyncResponderThrowingATypedErrorGivesThePageItsData() async throws {
+        let router = Router(options: .patient)
+        let token = try router.respond(to: Points.self) { _ async throws -> Int in throw OutOfStock(sku: "B-2") }
+        do {
+            let reply = try await router.request(Points())
+            Issue.record("expected a failure, got \(reply)")
+        } catch {
+            #expect(error.errorKind == .failed)
+            #expect(error.data == ["code": "outOfStock", "sku": "B-2"])
+        }
+        _ = token
+    }
+
     @Test func anErrorThatIsNotEncodableHasNoData() {
         struct Plain: Error {}
         let failure = RequestFailure.responderFailed("c", message: "plain")

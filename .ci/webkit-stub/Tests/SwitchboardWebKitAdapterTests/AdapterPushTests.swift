@@ -42,6 +42,9 @@ struct PointsChanged: Push, Codable {
             #expect(call.arguments["name"] as? String == "pointsChanged")
             #expect((call.arguments["body"] as? [String: Any])?["points"] as? Int == 120)
             #expect(!call.body.contains("120"), "values are arguments, never script text")
+            // The script runs only in a document of the origin it was admitted for.
+            #expect(call.arguments["switchboardAdmittedOrigin"] as? String == "https://shop.example.com")
+            #expect(call.body.hasPrefix("if (location.origin !== switchboardAdmittedOrigin) { return; }"))
         }
         _ = ping
     }

@@ -133,6 +133,11 @@ struct RegexSampler {
             } else {
                 return nil
             }
+            // Bounds a hostile pattern may give (`{-1}`, `{9223372036854775807}`) are refused,
+            // not counted with: no sample is made of them.
+            guard low >= 0, low <= RegexSampler.maxLength, (high ?? low) >= low,
+                (high ?? low) <= Int(Int32.max)
+            else { return nil }
             return (low, high, end - index + 1)
         }
 

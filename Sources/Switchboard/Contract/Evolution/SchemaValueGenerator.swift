@@ -42,6 +42,9 @@ package struct SchemaValueGenerator {
     /// How many schemas one value may visit (an unsatisfiable recursive schema stops here).
     private var budget = 0
     static let visits = 5_000
+    /// The largest `minLength`, `minItems` or `minProperties` a value is made for; a larger one
+    /// (a hostile contract) makes no value rather than an unbounded one.
+    static let largestCount = 4_096
     /// How many schemas this generator has visited, over all the values it made.
     package private(set) var visited = 0
 
@@ -244,7 +247,8 @@ package struct SchemaValueGenerator {
     private mutating func string(_ keywords: [String: JSONValue]) -> JSONValue? {
         let minimum = keywords["minLength"]?.intValue ?? 0
         let maximum = keywords["maxLength"]?.intValue ?? Int.max
-        guard minimum <= maximum else { return nil }
+        // A hostile bound (a huge or negative length) makes no value: nothing is built of it.
+        guard minimum <= maximum, minimum >= 0, minimum <= SchemaValueGenerator.largestCount else { return nil }
         func fits(_ text: String) -> Bool {
             let count = text.unicodeScalars.count
             return count >= minimum && count <= maximum
@@ -285,6 +289,7 @@ package struct SchemaValueGenerator {
         let items = keywords["items"] ?? true
         let minimum = keywords["minItems"]?.intValue ?? 0
         let maximum = keywords["maxItems"]?.intValue ?? Int.max
+        guard minimum >= 0, minimum <= SchemaValueGenerator.largestCount else { return nil }
         var count = minimal || depth > 6 ? minimum : minimum + random.below(3)
         var target: (index: Int, plan: Plan)?
         if let plan, let step = plan.path.first {
@@ -353,6 +358,7 @@ package struct SchemaValueGenerator {
         if case .extraMember? = local { extra = 1 }
         if let schema = others, schema.objectValue != nil, !minimal, depth < 4 { extra += random.below(3) }
         let minimum = keywords["minProperties"]?.intValue ?? 0
+        guard minimum >= 0, minimum <= SchemaValueGenerator.largestCount else { return nil }
         extra = max(extra, minimum - members.count)
         for index in 0..<extra {
             guard let name = memberName(keywords, avoiding: members, properties: properties, index: index) else {
