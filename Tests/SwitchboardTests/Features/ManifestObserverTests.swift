@@ -88,17 +88,20 @@ private final class Canary: Sendable {}
         for _ in 0..<(5 * Stress.scale) {
             let router = Router()
             let calls = Locked(0)
-            let afterCancel = Locked(false)
+            // Read lock-free as the observer's very first step: a lock there could keep a call that
+            // began before the cancel returned waiting until after it, and count it late.
+            let returned = CancelUnderTrafficStressTests.ReturnedMark.make()
             let lateCalls = Locked(0)
             let observer = router.observeManifest { _ in
+                let late = returned.isSet()
                 calls.withLock { $0 += 1 }
-                if afterCancel.withLock({ $0 }) { lateCalls.withLock { $0 += 1 } }
+                if late { lateCalls.withLock { $0 += 1 } }
             }
             await Stress.onThreads(3) { thread in
                 if thread == 0 {
                     while calls.withLock({ $0 }) < 20 { usleep(100) }
                     observer.cancel()
-                    afterCancel.withLock { $0 = true }
+                    returned.set()
                     return
                 }
                 var tokens: [Registration] = []
