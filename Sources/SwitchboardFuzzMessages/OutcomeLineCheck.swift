@@ -113,7 +113,19 @@ enum OutcomeLineCheck {
             } else if path != nil {
                 fail("a path for \(outcome.kind)")
             }
-            if fields.count != (path == nil ? 1 : 2) { fail("error holds more than path and message") }
+            // The envelope's fields: a known `kind` always, `channel` when the line names a valid
+            // channel (then it is the line's `name`), `data` only for a failed responder.
+            guard case .string(let kind)? = fields["kind"], ErrorKind(rawValue: kind) != nil else {
+                fail("error has no known kind")
+            }
+            if let channel = fields["channel"] {
+                guard case .string(let name) = channel, name == outcome.name else {
+                    fail("error's channel is not the line's name")
+                }
+            }
+            if fields["data"] != nil, outcome.kind != .failed { fail("data for \(outcome.kind)") }
+            let known: Set<String> = ["kind", "channel", "path", "message", "data"]
+            if !Set(fields.keys).isSubset(of: known) { fail("error holds more than the envelope and path") }
         }
         if members.count != keys.count { fail("duplicate keys") }
     }
