@@ -101,7 +101,12 @@ struct NaNRequest: Request {
         }
         let late = try router.respond(to: NaNRequest.self) { _, reply in
             held.withLock { $0.first }?.succeed(["n": 1])
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reply.succeed(2) }
+            // On a thread of its own: Dispatch's global threads are the test runner's, and a
+            // loaded run keeps them busy past the session's wait.
+            Thread {
+                usleep(10_000)
+                reply.succeed(2)
+            }.start()
         }
         let result = try await onDispatchThread {
             var session = WireSession(router: router, options: WireSession.Options(replyGrace: .milliseconds(10)))
