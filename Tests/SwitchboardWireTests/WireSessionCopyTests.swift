@@ -19,7 +19,7 @@ struct EchoLater: Request {
 /// another thread at the same time as the original, each message getting its own reply.
 @Suite struct WireSessionCopyTests {
     @Test func copiesOfASessionRunningAtOnceEachGetTheirOwnReplies() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let responder = try router.respond(to: EchoLater.self) { request, reply in
             // Replied later, from another thread, after a short, varying delay.
             let delay = Int.random(in: 0...300)
@@ -65,7 +65,7 @@ struct EchoLater: Request {
     /// A responder that, on the session's own thread, runs a copy of the session (made before
     /// the run) for a message of its own while its request's reply is pending: each gets its reply.
     @Test func aCopyRunInsideAResponderOnTheSameThreadGetsItsOwnReply() async throws {
-        let router = Router()
+        let router = Router(options: .patient)
         let copy = Locked<WireSession?>(nil)
         let inner = Locked<WireOutcome?>(nil)
         let later = try router.respond(to: EchoLater.self) { request, reply in
