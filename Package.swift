@@ -44,18 +44,24 @@ let package = Package(
             dependencies: ["Switchboard", "SwitchboardCommerce"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
-        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardWire"]),
+        // Helpers the test targets share (not a test target, not a product).
+        .target(name: "SwitchboardTestSupport", dependencies: ["Switchboard"], path: "Tests/SwitchboardTestSupport"),
+        .testTarget(
+            name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardWire", "SwitchboardTestSupport"]
+        ),
         .testTarget(name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard"]),
         .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
         .testTarget(
             name: "SwitchboardWireTests",
-            dependencies: ["SwitchboardWire", "Switchboard", "SwitchboardCommerce"]
+            dependencies: ["SwitchboardWire", "Switchboard", "SwitchboardCommerce", "SwitchboardTestSupport"]
         ),
         .testTarget(
             name: "SwitchboardTestingTests",
-            dependencies: ["SwitchboardTesting", "SwitchboardWire", "Switchboard", "SwitchboardCommerce"]
+            dependencies: [
+                "SwitchboardTesting", "SwitchboardWire", "Switchboard", "SwitchboardCommerce", "SwitchboardTestSupport",
+            ]
         ),
-        .testTarget(name: "SwitchboardCLITests", dependencies: ["SwitchboardCLI"]),
+        .testTarget(name: "SwitchboardCLITests", dependencies: ["SwitchboardCLI", "SwitchboardTestSupport"]),
     ]
 )
 

@@ -37,14 +37,10 @@ public struct WireNotice: Sendable, Hashable {
             writer.writeRaw(body)
         } catch {
             writer.key(plain: "error")
-            writer.beginObject()
-            writer.key(plain: "kind")
-            writer.write(plain: ErrorKind.failed.literal)
-            writer.key(plain: "channel")
-            writer.write(push.channel.name)
-            writer.key(plain: "message")
-            writer.write("\(push.channel): the push could not be encoded: \(error)")
-            writer.endObject()
+            WireError(
+                kind: .failed, channel: push.channel.name,
+                message: "\(push.channel): the push could not be encoded: \(error)"
+            ).write(to: &writer)
         }
         writer.endObject()
         writer.writeNewline()

@@ -82,6 +82,29 @@ public struct WireError: Sendable, Hashable {
         self.data = data
     }
 
+    /// Writes the error as the JSON object of a line's `"error"` key: `kind`, then `channel`,
+    /// `path`, `message` and `data` (those present), in that order.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(plain: "kind")
+        writer.write(plain: kind.literal)
+        if let channel {
+            writer.key(plain: "channel")
+            writer.write(channel)
+        }
+        if let path {
+            writer.key(plain: "path")
+            writer.write(path)
+        }
+        writer.key(plain: "message")
+        writer.write(message)
+        if let data {
+            writer.key(plain: "data")
+            writer.write(data)
+        }
+        writer.endObject()
+    }
+
     /// The error as the envelope the page gets over WebKit (no `path`: the message names it).
     public var envelope: ErrorEnvelope {
         ErrorEnvelope(kind: kind, channel: channel, message: message, data: data)
@@ -167,24 +190,7 @@ public struct WireOutcome: Sendable, Hashable {
         }
         if let error {
             writer.key(plain: "error")
-            writer.beginObject()
-            writer.key(plain: "kind")
-            writer.write(plain: error.kind.literal)
-            if let channel = error.channel {
-                writer.key(plain: "channel")
-                writer.write(channel)
-            }
-            if let path = error.path {
-                writer.key(plain: "path")
-                writer.write(path)
-            }
-            writer.key(plain: "message")
-            writer.write(error.message)
-            if let data = error.data {
-                writer.key(plain: "data")
-                writer.write(data)
-            }
-            writer.endObject()
+            error.write(to: &writer)
         }
         if let differing {
             writer.key(plain: "differing")

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import SwitchboardTesting
 
 struct TestReady: BodylessEvent { static let channel: Channel = "sdkReady" }
@@ -74,8 +75,3 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-extension RouterOptions {
-    /// Options for tests whose async responders may wait behind other suites' work on the test
-    /// runner's two shared threads: a default deadline of a minute (a bound, not a timing).
-    static var patient: RouterOptions { RouterOptions(defaultDeadline: .seconds(60)) }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardCommerce
+import SwitchboardTestSupport
 import SwitchboardWire
 import Testing
 
@@ -217,8 +218,3 @@ func onDispatchThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) a
     }
 }
 
-extension RouterOptions {
-    /// Options for tests whose async responders may wait behind other suites' work on the test
-    /// runner's two shared threads: a default deadline of a minute (a bound, not a timing).
-    static var patient: RouterOptions { RouterOptions(defaultDeadline: .seconds(60)) }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// Once a request is resolved (its deadline passed), an error its cancelled `async` responder

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// Handlers and responders isolated to the main actor: written `{ @MainActor line in … }` against a

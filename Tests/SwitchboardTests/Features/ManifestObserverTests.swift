@@ -133,7 +133,8 @@ private final class Canary: Sendable {}
         }
         // Calls admitted before the cancel whose first step came after it: at most one per
         // changing thread and round, and rare (a thread preempted between its check and the call).
-        #expect(lateBegins <= max(2, rounds / 5), "\(lateBegins) calls in \(rounds) rounds began after cancel() returned")
+        #expect(
+            lateBegins <= max(2, rounds / 5), "\(lateBegins) calls in \(rounds) rounds began after cancel() returned")
     }
 
     @Test func aManifestIsASnapshotOfTheMomentItWasTaken() {

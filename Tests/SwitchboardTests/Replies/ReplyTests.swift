@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// A LoyaltyLion-like hook: the SDK asks the host and falls back to its default

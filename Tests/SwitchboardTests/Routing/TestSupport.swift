@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 // Events and requests shared by the router test suites.
@@ -107,8 +108,3 @@ func concurrently(_ iterations: Int, _ body: @escaping @Sendable (Int) -> Void) 
     }
 }
 
-extension RouterOptions {
-    /// Options for tests whose async responders may wait behind other suites' work on the test
-    /// runner's two shared threads: a default deadline of a minute (a bound, not a timing).
-    static var patient: RouterOptions { RouterOptions(defaultDeadline: .seconds(60)) }
-}

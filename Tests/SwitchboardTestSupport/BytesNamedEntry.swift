@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -11,8 +10,8 @@ import Testing
 /// so it may hold bytes UTF-8 never does, as 0xFF): a file holding `contents`, or a folder when
 /// `folder`, or a symbolic link to `linkTo` when given. Returns the entry's path bytes, or nil when the file system refuses the name as not
 /// UTF-8 (`EILSEQ`: APFS and HFS+ do): such a name cannot exist there, so the caller returns
-/// early. Any other failure fails the test.
-func makeEntryNamed(
+/// early. Any other failure throws ``EntryCreationFailure``.
+public func makeEntryNamed(
     _ name: [UInt8], in directory: URL, folder: Bool = false, contents: [UInt8] = [], linkTo: URL? = nil
 ) throws -> [UInt8]? {
     let path = Array(directory.path.utf8) + [UInt8(ascii: "/")] + name
@@ -28,6 +27,16 @@ func makeEntryNamed(
         return written == contents.count ? nil : (written < 0 ? errno : EIO)
     }
     if failure == EILSEQ { return nil }
-    try #require(failure == nil, "cannot make \(String(decoding: path, as: UTF8.self)): errno \(failure ?? 0)")
+    if let failure { throw EntryCreationFailure(path: String(decoding: path, as: UTF8.self), errno: failure) }
     return path
+}
+
+/// The file system refused to make an entry for a reason other than its name's encoding.
+public struct EntryCreationFailure: Error, CustomStringConvertible {
+    /// The entry's path (invalid UTF-8 shown as U+FFFD).
+    public let path: String
+    /// The C library's error number.
+    public let errno: Int32
+
+    public var description: String { "cannot make \(path): errno \(errno)" }
 }

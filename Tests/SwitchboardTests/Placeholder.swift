@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct SwitchboardTestsPlaceholder {
-    @Test func builds() { #expect(Bool(true)) }
-}
