@@ -191,7 +191,7 @@ extension CLIEndToEnd.CLIHostileUseTests {
 
 extension CLIEndToEnd.CLIHostileUseTests {
     /// `readdir` tells a symbolic link's type, not its target's: a link to a directory, named
-    /// like a message file but not in UTF-8, was refused as a message file.
+    /// like a message file but not in UTF-8, is skipped as a directory, not refused as a message file.
     @Test func aLinkToADirectoryWhoseNameIsNotUTF8IsSkippedAsADirectory() async throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("switchboard-names-\(UUID().uuidString)", isDirectory: true)
