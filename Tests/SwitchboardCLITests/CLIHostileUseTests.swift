@@ -207,8 +207,8 @@ extension CLIEndToEnd.CLIHostileUseTests {
 }
 
 extension CLIEndToEnd.CLIHostileUseTests {
-    /// Swift's `CommandLine.arguments` repairs bytes that are not UTF-8 (U+FFFD): the CLI
-    /// reported such a PATH as missing, under a name the file does not have.
+    /// Swift's `CommandLine.arguments` repairs bytes that are not UTF-8 (U+FFFD): read from there,
+    /// such a PATH would be reported missing, under a name the file does not have.
     @Test func aPathArgumentWhoseBytesAreNotUTF8IsAUsageErrorThatSaysSo() async throws {
         let binary = try #require(CLI.binary)
         let directory = FileManager.default.temporaryDirectory
