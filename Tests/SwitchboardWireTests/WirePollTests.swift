@@ -12,7 +12,8 @@ import Testing
 /// A read or write of a non-blocking descriptor that says `EAGAIN` waits with `poll(2)`, and
 /// the wait reads what `poll` said, not only that it returned: a descriptor `poll` calls invalid
 /// (`POLLNVAL`: closed, or a device macOS's `poll` does not support), in error or hung up ends
-/// the read or write, which would otherwise try again at once, forever if it kept saying `EAGAIN`.
+/// the wait (an error, or the end of the input) rather than have the read or write try again at
+/// once, forever if it kept saying `EAGAIN`.
 @Suite struct WirePollTests {
     @Test func everyFlagPollMaySetEndsTheWaitOneWayOrTheOther() {
         let read = Int16(POLLIN)

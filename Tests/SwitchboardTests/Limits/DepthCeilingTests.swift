@@ -86,7 +86,7 @@ private struct Free: Event {
             MessageBody(["data": [1]]), MessageBody(json: ["data": [1]]),
             try MessageBody(jsonBytes: Array(#"{"data":[1]}"#.utf8)),
         ] {
-            // A member that is a container, decoded on its own: where a subtraction of the limit could overflow.
+            // A member that is a container, decoded on its own: the limit is subtracted there, and must not overflow.
             let error = try #require(throws: BodyDecodingError.self) {
                 try body.decode(JSONValue.self, at: "data", options: options)
             }
