@@ -120,7 +120,7 @@ public struct WirePipeline: Sendable {
                 try reader.forEachLine(in: &source, beforeWaiting: flush) {
                     (number, line) throws(WireIOError) in
                     // A plain `WireOutcome`, not an optional one: in this generic function (the sink's
-                    // type is not known), a `WireOutcome?` was destroyed through its runtime metadata.
+                    // type is not known), a `WireOutcome?` would be destroyed through its runtime metadata.
                     let outcome: WireOutcome
                     switch line {
                     case .bytes(let bytes):

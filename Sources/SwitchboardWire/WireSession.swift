@@ -77,7 +77,7 @@ public struct WireSession: Sendable {
         // Any other JSON goes through `WireMessage.parse(value:)`, which says exactly
         // what is wrong; a line that is not JSON gets the scanner's error. (The same
         // steps as `prepare` and `process(prepared:)`, without making a `PreparedLine`:
-        // this is the one-thread path, and the enum in between costs it ~0.7 % in instructions.)
+        // this is the one-thread path, and the enum in between would cost it on every line.)
         return process(
             scan: WireTapeMessage.scan(line, maxDepth: options.reader.options.maxDepth), number: number, source: source)
     }
@@ -191,7 +191,7 @@ public struct WireSession: Sendable {
     }
 
     // The parts are `consuming`: each moves into the message or the outcome, where a borrowed
-    // `WireID?` or `MessageBody` was copied (and later destroyed) through the runtime's value witnesses.
+    // `WireID?` or `MessageBody` would be copied (and later destroyed) through the runtime's value witnesses.
     @inline(__always)
     private mutating func process(
         key: Router.ChannelKey, body: consuming MessageBody, id: consuming WireID?, sender: consuming MessageSender,

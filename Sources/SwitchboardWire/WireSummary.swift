@@ -46,8 +46,8 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// `14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`;
     /// `rejected` is counted after `malformed` whenever an origin policy is on
     /// (``hasOriginPolicy``, zero included: `…, 0 malformed, 0 rejected (0.004 s)`) or any
-    /// message was rejected; without a policy and with none rejected it is left out, as
-    /// before origin policies. `hello` (pages' hellos answered) is counted last, only when there was one.
+    /// message was rejected; without a policy and with none rejected it is left out. `hello`
+    /// (pages' hellos answered) is counted last, only when there was one.
     public var description: String {
         let parts = WireOutcomeKind.allCases.filter {
             ($0 != .rejected || hasOriginPolicy || self[$0] > 0) && ($0 != .hello || self[$0] > 0)

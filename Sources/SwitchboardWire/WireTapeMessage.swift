@@ -110,8 +110,8 @@ package enum WireTapeMessage {
     ///
     /// The message's parts are read one by one (``channel(of:channels:)``, ``id(of:)``,
     /// ``body(of:)``, ``sender(of:)``) and handed straight to the session: a struct holding
-    /// them all, made and then taken apart once per line, was copied and destroyed field by
-    /// field through the runtime's value witnesses.
+    /// them all, made and then taken apart once per line, would be copied and destroyed field
+    /// by field through the runtime's value witnesses.
     static func channel(
         of scanned: borrowing Scanned, channels: inout WireChannelCache, router: Router
     ) -> Router.ChannelKey? {

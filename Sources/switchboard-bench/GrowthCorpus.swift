@@ -4,9 +4,9 @@ import Switchboard
 ///
 /// The kind corpus (``Corpus``) keeps the cart and the wishlist the size of one
 /// shopper's session, which hides any cost that grows with state. These replay
-/// what a long stream does to the reference handlers (issue #16):
+/// what a long stream does to the reference handlers:
 ///
-/// - `lines`: the issue's stream. 40 % of messages add a cart line with a fresh
+/// - `lines`: a cart that keeps growing. 40 % of messages add a cart line with a fresh
 ///   merchandise ID (and, one in four, fresh attributes too), 5 % add again to a
 ///   line the cart holds (same merchandise and attributes, keys in another order:
 ///   the quantities merge), 8 % remove a line the cart holds, picked at random (so

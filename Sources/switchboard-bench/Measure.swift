@@ -54,7 +54,7 @@ func medianNanosecondsPerItem(repetitions: Int, items: Int, _ body: () -> Int) -
 }
 
 /// Interleaves several candidates round by round (A B C, A B C, …) so that a
-/// slow moment of the machine (2 shared cores) hits all of them alike; returns
+/// slow moment of a shared machine hits all of them alike; returns
 /// each candidate's median nanoseconds per item, on `clock` (the wall clock unless told).
 func interleavedMedians(
     repetitions: Int, items: Int, clock: () -> UInt64 = nowNanoseconds, _ candidates: [() -> Int]

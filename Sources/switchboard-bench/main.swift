@@ -281,7 +281,7 @@ if options.sections.contains("router") {
         report.add(name, "\(label): receive, 0 middleware", Format.nanoseconds(zero))
         report.add(name, "\(label): receive, 3 middleware", Format.nanoseconds(three))
         report.add(name, "\(label): overhead, 0 middleware", Format.nanoseconds(zero - direct))
-        // The target is the router's own cost: to a no-op handler (sdkReady, no body).
+        // The target is the router's own cost: to a no-op handler (sdkReady, no body).
         // The addCartLine rows add decoding on both sides: context, a difference of two µs medians.
         if offset == 0 {
             report.add(

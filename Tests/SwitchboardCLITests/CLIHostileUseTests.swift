@@ -192,7 +192,7 @@ extension CLIEndToEnd.CLIHostileUseTests {
 
 extension CLIEndToEnd.CLIHostileUseTests {
     /// `readdir` tells a symbolic link's type, not its target's: a link to a directory, named
-    /// like a message file but not in UTF-8, was refused as a message file.
+    /// like a message file but not in UTF-8, is skipped as a directory, not refused as a message file.
     @Test func aLinkToADirectoryWhoseNameIsNotUTF8IsSkippedAsADirectory() async throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("switchboard-names-\(UUID().uuidString)", isDirectory: true)
@@ -208,8 +208,8 @@ extension CLIEndToEnd.CLIHostileUseTests {
 }
 
 extension CLIEndToEnd.CLIHostileUseTests {
-    /// Swift's `CommandLine.arguments` repairs bytes that are not UTF-8 (U+FFFD): the CLI
-    /// reported such a PATH as missing, under a name the file does not have.
+    /// Swift's `CommandLine.arguments` repairs bytes that are not UTF-8 (U+FFFD): read from there,
+    /// such a PATH would be reported missing, under a name the file does not have.
     @Test func aPathArgumentWhoseBytesAreNotUTF8IsAUsageErrorThatSaysSo() async throws {
         let binary = try #require(CLI.binary)
         let directory = FileManager.default.temporaryDirectory

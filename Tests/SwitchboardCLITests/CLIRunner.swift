@@ -189,7 +189,7 @@ enum GeneratedInput {
 /// child's `ru_maxrss` would start at the test process's own peak (Linux carries
 /// the peak of the image a process execs from, and `posix_spawn` execs from the
 /// test process's), a few hundred MiB once the 10 MB fixtures have been read:
-/// that floor hid the child's memory and moved with whatever other tests did.
+/// that floor would hide the child's memory and move with whatever other tests did.
 func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) throws -> (status: Int32, maxRSSKiB: Int) {
     guard let binary = CLI.binary else { throw CLI.BinaryMissing() }
     let report = output.deletingLastPathComponent().appendingPathComponent("peak-\(UUID().uuidString).txt")

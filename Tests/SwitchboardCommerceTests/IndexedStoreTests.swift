@@ -3,8 +3,8 @@ import Testing
 
 @testable import SwitchboardCommerce
 
-/// The indexed reference stores (issue #16): lines and entries found by hash, in insertion
-/// order, through removals and compactions, checked against the plain arrays they replaced.
+/// The indexed reference stores: lines and entries found by hash, in insertion order, through
+/// removals and compactions, checked against plain arrays (every operation a scan).
 @Suite struct IndexedStoreTests {
     static func line(_ merchandise: Int, _ attributes: [String: String] = [:], quantity: Int = 1) -> AddCartLine {
         AddCartLine(
@@ -165,7 +165,7 @@ import Testing
         #expect(fresh.quantity == 1)
     }
 
-    /// The plain-array cart the index replaced: every operation a scan.
+    /// A plain-array cart, the model the indexed one is checked against: every operation a scan.
     struct ModelCart {
         var lines: [CartLine] = []
         var next = 1

@@ -167,7 +167,7 @@ import Testing
 }
 
 /// A fixture whose file name is not UTF-8 is missing from Foundation's directory listing (no
-/// `String` names it): loading a directory skipped it without a word, as the CLI once did.
+/// `String` names it): loading a directory refuses it by name rather than skip it without a word.
 @Suite struct FixtureFileNameTests {
     /// Creates the entry `directory/<0xFF><suffix>` (see `makeEntryNamed`): false when the file
     /// system refuses such a name (APFS, HFS+), and the test then has nothing to check.
@@ -212,7 +212,8 @@ import Testing
     }
 
     /// `readdir` tells a symbolic link's type, not its target's: a link to a folder, named like a
-    /// fixture but not in UTF-8, was refused as a fixture file when loading one folder.
+    /// fixture but not in UTF-8, is a folder, as its target is: loading one folder skips it rather
+    /// than refuse it as a fixture file.
     @Test func aLinkToAFolderWhoseNameIsNotUTF8IsAFolder() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

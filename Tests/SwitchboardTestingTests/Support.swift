@@ -32,7 +32,7 @@ struct RejectError: Error, CustomStringConvertible {
 /// reply comes. The responder runs in a `Task` on Swift's cooperative pool, which
 /// Swift Testing fills with the other suites' tests (two threads on a 2-core CI
 /// machine), so on a loaded machine a reply can take seconds to start; a few
-/// seconds here made those tests fail now and then without anything being wrong.
+/// seconds here would fail those tests now and then without anything being wrong.
 let patientReplyTimeout: Duration = .seconds(60)
 
 /// A small app under test: a counter of cart lines.

@@ -54,7 +54,7 @@ private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
     }
 }
 
-/// Flushing before a read that would wait (issue #16): a writer that waits for each
+/// Flushing before a read that would wait: a writer that waits for each
 /// outcome before writing the next line gets it, inline and reading ahead.
 @Suite struct WireFlushBeforeWaitingTests {
     static func message(_ number: Int) -> String { #"{"name":"sdkReady","id":"# + "\(number)}\n" }

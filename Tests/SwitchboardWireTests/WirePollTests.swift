@@ -9,10 +9,11 @@ import Testing
     import Darwin
 #endif
 
-/// A read or write of a non-blocking descriptor that says `EAGAIN` waits with `poll(2)`. The
-/// wait read only whether `poll` returned, not what it said: a descriptor `poll` calls invalid
-/// (`POLLNVAL`: closed, or a device macOS's `poll` does not support), in error or hung up made
-/// the wait return at once and the read or write try again, forever if it kept saying `EAGAIN`.
+/// A read or write of a non-blocking descriptor that says `EAGAIN` waits with `poll(2)`, and
+/// the wait reads what `poll` said, not only that it returned: a descriptor `poll` calls invalid
+/// (`POLLNVAL`: closed, or a device macOS's `poll` does not support), in error or hung up ends
+/// the wait (an error, or the end of the input) rather than have the read or write try again at
+/// once, forever if it kept saying `EAGAIN`.
 @Suite struct WirePollTests {
     @Test func everyFlagPollMaySetEndsTheWaitOneWayOrTheOther() {
         let read = Int16(POLLIN)

@@ -90,9 +90,9 @@ private struct FailingSource: WireByteSource, Sendable {
     }
 
     @Test func theLinesReadAheadAreBoundedByTheirBytesNotTheirCount() async throws {
-        // 400 lines of ~64 KB (each ~0.6 MB parsed): the old bound of 4 batches of 256 lines let the
-        // reader take all 26 MB while the processing side waited; a byte bound stops it within 2 MB
-        // (1 MiB of waiting batches, three batches of one line each, a read chunk).
+        // 400 lines of ~64 KB (each ~0.6 MB parsed): a bound by line count (4 batches of 256 lines)
+        // would let the reader take all 26 MB while the processing side waits; the byte bound stops it
+        // within 2 MB (1 MiB of waiting batches, three batches of one line each, a read chunk).
         let counter = Locked(0)
         let source = LargeLinesSource(lines: 400, zeros: 32_000, counter: counter)
         let queue = WireReadAhead()

@@ -39,9 +39,9 @@ struct NaNRequest: Request {
         _ = commerce
     }
 
-    /// A number id is echoed with its exact text, even beyond Double's range (found by
-    /// SwitchboardFuzzMessages: JSONSerialization cannot read such an outcome line, nor
-    /// the input line; the wire format keeps the id as given).
+    /// A number id is echoed with its exact text, even beyond Double's range
+    /// (JSONSerialization cannot read such an outcome line, nor the input line; the wire
+    /// format keeps the id as given).
     @Test func aNumberIdBeyondDoubleIsEchoedExactly() async throws {
         let router = Router(options: .patient)
         let commerce = try router.installReferenceCommerce()
@@ -94,7 +94,7 @@ struct NaNRequest: Request {
     @Test func aReplyAfterItsWaitGaveUpIsNotALaterMessagesReply() async throws {
         // The session waits 2 s + 10 ms for the first reply and gives up. The second request's
         // responder sends the first reply (late), then its own, 10 ms later (well within its
-        // own wait even when parallel suites keep Dispatch's threads busy: 500 ms was not).
+        // own wait even when parallel suites keep Dispatch's threads busy).
         let router = Router(options: RouterOptions(defaultDeadline: .seconds(2)))
         let held = Locked<[Reply<[String: Int]>]>([])
         let slow = try router.respond(to: SlowRequest.self, deadline: .seconds(60)) { _, reply in

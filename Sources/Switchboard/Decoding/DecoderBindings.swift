@@ -6,8 +6,8 @@ import Foundation
 // that runs the shared body with this concrete class: a protocol extension's
 // generic method would run over an unknown decoder, looking its source's types
 // up at run time. `TapeDecoder`, the wire's and the CLI's, does the same for
-// `container(keyedBy:)` and `decodeValue` (~270 instructions a message on the
-// CLI's kind corpus); the other two use `SourceDecoder`'s default bodies.
+// `container(keyedBy:)` and `decodeValue`; the other two use `SourceDecoder`'s
+// default bodies.
 
 /// The decoder for one decode of a Foundation tree (`Any`).
 final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {

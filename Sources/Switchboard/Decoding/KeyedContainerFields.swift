@@ -40,8 +40,8 @@ class KeyedContainerFields<Owner: SourceDecoder> {
 
     // The reads below take the member's name, and its key only as a closure that
     // makes it, called for an error or a path: a container's `Key` made into an
-    // `any CodingKey` for every read cost four value-witness calls (a box to allocate,
-    // copy, project and destroy), in code that is generic over `Key`.
+    // `any CodingKey` for every read would cost four value-witness calls (a box to
+    // allocate, copy, project and destroy), in code that is generic over `Key`.
 
     /// The member `name`: `nil` when `ifPresent` and it is missing or null; otherwise
     /// the value, or `keyNotFound` when it is missing.

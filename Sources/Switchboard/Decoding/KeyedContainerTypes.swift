@@ -23,13 +23,13 @@ extension SourceKeyedContainer: KeyedContainerMaking {}
 /// thread, so that making one (every `container(keyedBy:)`) does not ask the runtime again.
 ///
 /// `SourceKeyedContainer<Fields, Key>` is generic over the user's `Key`, which is only
-/// known at run time: naming the type in `container(keyedBy:)` looked its metadata and
-/// its conformance up in the runtime's tables on every call (~0.8k instructions, two
-/// thirds of what making a container cost beyond the standard library's own box). Here
-/// the type is looked up once per key type and kept, as an existential metatype (its
-/// metadata and witness table), in a ``KeyedContainerType`` found by the key type's
-/// identity. One table per source and thread, lent by the thread's slot for each lookup:
-/// no lock (one for the process cost ~0.15k a container), no slot taken and given back.
+/// known at run time: naming the type in `container(keyedBy:)` would look its metadata
+/// and its conformance up in the runtime's tables on every call, most of what making a
+/// container costs beyond the standard library's own box. Here the type is looked up
+/// once per key type and kept, as an existential metatype (its metadata and witness
+/// table), in a ``KeyedContainerType`` found by the key type's identity. One table per
+/// source and thread, lent by the thread's slot for each lookup: no lock (a table for the
+/// whole process would take one for every container), no slot taken and given back.
 final class KeyedContainerTypes<Fields: KeyedMemberReader> {
     /// Unchecked: only ``container(_:keyedBy:tables:)`` touches it, on the table's own thread,
     /// for a look-up or an insertion that runs no other code.

@@ -45,7 +45,7 @@ protocol KeyedMemberReader: AnyObject {
 /// deep, passing the key as `any CodingKey` (a function generic over a type with
 /// an open parameter is not specialised). `Fields` is a non-generic class, so its
 /// conformance is found without a run-time lookup: a container class generic over
-/// `Key` conforming to the reader protocol cost a witness-table lookup per call.
+/// `Key` conforming to the reader protocol would cost a witness-table lookup per call.
 ///
 /// The standard library's box copies its container for every call: this one is a
 /// single reference. A container owns its decoder and its object, so one a user

@@ -1,7 +1,7 @@
 /// The keys of one of a stream's open objects with many members (``StreamSink``), by a hash of
 /// their escaped bytes: whether a key repeats one of them is then found in about the same time
-/// for the hundred-thousandth key as for the tenth, where a scan of all the object's keys made a
-/// large object (a `[String: T]` of 100,000 entries) take quadratic time.
+/// for the hundred-thousandth key as for the tenth, where a scan of all the object's keys would
+/// make a large object (a `[String: T]` of 100,000 entries) take quadratic time.
 ///
 /// An entry is a position in the sink's key spans; a match counts only when the caller finds the
 /// bytes there the same as the new key's (hashes collide). Emptied when its object closes

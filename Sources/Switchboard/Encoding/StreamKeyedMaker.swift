@@ -32,7 +32,7 @@ typealias StreamKeyedMakerOf<Key: CodingKey> = StreamKeyedMaker<StreamKeyedConta
 /// Generic over the container type, not the key: the container's metadata and its conformance
 /// are then arguments of the maker's own class, which a call to ``make(sink:level:)`` reads
 /// from the maker, rather than being looked up in the run time's caches for every container
-/// (about half of what a keyed container cost).
+/// (a large part of what making a keyed container costs).
 final class StreamKeyedMaker<Container: StreamKeyedMaking, Made: StreamKeyedBoxing>: StreamKeyedMakerBase
 where Made.Key == Container.Key {
     /// The last container made in the current encode (when ``isKept``), and its level. A

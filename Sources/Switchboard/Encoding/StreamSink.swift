@@ -29,8 +29,8 @@ struct StreamFallback: Error {}
 ///
 /// `@exclusivity(unchecked)`: every access to these fields is a short one made by
 /// this file's code, which calls no user code while it lasts (a value's
-/// `encode(to:)` runs between accesses, never inside one), so no two can overlap;
-/// the run-time checks cost a fifth of the CLI's instructions.
+/// `encode(to:)` runs between accesses, never inside one), so no two can overlap,
+/// and the run-time checks, made on every member written, would be pure cost.
 final class StreamSink {
     /// One open container.
     struct Frame {

@@ -418,9 +418,9 @@ package final class JSONTape: @unchecked Sendable {
             // 512 KiB thread stack: `DepthLimitStackTests`).
             if entries[index].flags & Flags.flat != 0 { return .object(dictionary(index, of: JSONValue.self)) }
             var members = [String: JSONValue](minimumCapacity: Int(entries[index].count))
-            // Its own loop, not `TapeMembers`: with that one here, 5,000 nested arrays
-            // (`JSONReaderTests`) overflowed the test thread's stack under AddressSanitizer in CI
-            // (its state makes this recursive function's frame, every level's, larger).
+            // Its own loop, not `TapeMembers`: that one's state would make this recursive
+            // function's frame, every level's, larger, and 5,000 nested arrays (`JSONReaderTests`)
+            // must fit the test thread's stack under AddressSanitizer too.
             var key = index + 1
             let end = Int(entries[index].length)
             while key < end {
@@ -437,8 +437,7 @@ package final class JSONTape: @unchecked Sendable {
     /// `underestimatedCount` is the member count: the storage is allocated once, by code
     /// specialised for the dictionary's type. (`Dictionary(minimumCapacity:)` and
     /// `reserveCapacity` are not inlinable: every call looks the storage's generic metadata
-    /// up at run time, ~0.4k instructions.) Keys on a tape are unique, so `uniquingKeysWith`
-    /// is never called.
+    /// up at run time.) Keys on a tape are unique, so `uniquingKeysWith` is never called.
     func dictionary<Value: TapeReadable>(_ index: Int, of type: Value.Type) -> [String: Value] {
         Dictionary(TapeMembers<Value>(tape: self, object: index), uniquingKeysWith: { _, last in last })
     }

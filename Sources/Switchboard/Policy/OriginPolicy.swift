@@ -14,7 +14,7 @@
 /// The router has a default policy (``RouterOptions/originPolicy`` at creation,
 /// ``Router/setDefaultOriginPolicy(_:)`` later), and each channel may have its own
 /// (``Router/setOriginPolicy(_:for:)``), which replaces the default for that channel
-/// (it does not add to it). With neither, every message is admitted, as before.
+/// (it does not add to it). With neither, every message is admitted.
 ///
 /// ## What it admits
 /// ``MessageSender/app`` (the app's own requests) is always admitted. Otherwise a message is admitted when its sender's origin is known, valid and matched by one of

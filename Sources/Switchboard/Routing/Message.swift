@@ -29,7 +29,7 @@ public struct Message: Sendable {
 
     /// The fields, in one immutable object: a message is copied at every hand-over
     /// (into a context, through middleware), and one reference copies as a single
-    /// retain, where three fields (one an optional string, one an enum) went
+    /// retain, where three fields (one an optional string, one an enum) would go
     /// through runtime value-witness calls. A setter makes a new object.
     private var parts: Parts
 

@@ -3,8 +3,8 @@
 ///
 /// ``Cart/update(_:)`` parses only the offer it sets and ``Cart/productCart()`` reuses the
 /// kept reply, so neither re-reads the other offers' price text. The replies and errors are
-/// those of pricing every offer from its text in order (what ``Cart`` did before): every
-/// offer kept here was priced when it was set, so only the offer being set can fail to parse.
+/// those of pricing every offer from its text in order: every offer kept here was priced
+/// when it was set, so only the offer being set can fail to parse.
 struct CartOffers {
     /// The offers, in the order they were first added.
     private(set) var offers: [ProductCartOffer] = []

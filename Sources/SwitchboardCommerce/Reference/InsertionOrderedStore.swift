@@ -125,7 +125,7 @@ struct InsertionOrderedStore<Element> {
             guard let base = elements.baseAddress else { return }
             for index in slots.indices where slots[index].isLive {
                 if index != next {
-                    // Swapped by moving (`swapAt` copied each element three times, retaining its values):
+                    // Swapped by moving (`swapAt` would copy each element three times, retaining its values):
                     // the removed element in `next` goes where the live one was.
                     let removed = (base + next).move()
                     (base + next).moveInitialize(from: base + index, count: 1)

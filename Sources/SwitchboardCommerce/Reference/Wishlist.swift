@@ -67,7 +67,7 @@ public final class Wishlist: Sendable {
     }
 
     /// The hash an entry is found by: its three parts, a missing part apart from an empty one.
-    /// (Inlined: called on its own, it was handed a copy of the ID, its strings retained and released.)
+    /// (Inlined: called on its own, it would be handed a copy of the ID, its strings retained and released.)
     @inline(__always)
     static func hash(of id: WishlistEntryID) -> Int {
         var hasher = StoreHasher()

@@ -15,7 +15,7 @@ import Switchboard
 struct FloorSection {
     let options: Options
 
-    /// Messages per corpus (default 20,000 as in the shared callgrind set-up; quick 5,000).
+    /// Messages per corpus (default 20,000, as in the callgrind set-up of docs/benchmarks.md; quick 5,000).
     static func size(_ options: Options) -> Int { options.messages ?? (options.quick ? 5_000 : 20_000) }
 
     /// One corpus's figures, nanoseconds per corpus message.

@@ -5,7 +5,7 @@ import Testing
 /// No user code runs under the router's lock, by construction: what the router
 /// lets go of (a handler, responder, middleware, observer, reply handle or kept
 /// body) is released after it unlocks, so a `deinit` that calls back into the
-/// router works. Each test here deadlocked before (the watchdog turns that into a failure).
+/// router works. Each test here would deadlock otherwise (the watchdog turns that into a failure).
 @Suite struct NoUserCodeUnderLockTests {
     @Test func cancellingAHandlerWhoseObjectCancelsAnotherRegistration() async {
         let router = Router()

@@ -29,7 +29,8 @@ enum RawValueTypes {
 }
 
 @Suite struct RawValueTypeTests {
-    /// `Axis` takes "x" and "y", the probe's placeholders, and nothing but its cases: it was `string`, and "w" was invalid.
+    /// `Axis` takes "x" and "y", the probe's placeholders, and nothing but its cases: as a plain `string` it would
+    /// admit "w", which does not decode.
     @Test func aRawValueEnumThatIsNotCaseIterableIsMarkedEvenWhenThePlaceholdersAreItsCases() throws {
         let contract = Contract(types: [RawValueTypes.Plot.self])
         let properties = try #require(contract.channels["plot"]?.body?.json.objectValue?["properties"]?.objectValue)

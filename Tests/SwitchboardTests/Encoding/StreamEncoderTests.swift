@@ -74,7 +74,7 @@ private struct Holder<T: Encodable>: Encodable {
 
 /// The stream writes what the tree writes, byte for byte, or hands the value to the tree.
 @Suite struct StreamEncoderTests {
-    /// The tree's bytes for `value` (what `encodeJSON` wrote before the stream).
+    /// The tree's bytes for `value` (what `encodeJSON` writes when the stream gives up).
     private func treeBytes<T: Encodable>(_ value: T) throws -> String {
         let node = try box(value, state: EncodingState(), parent: nil, key: nil)
         var writer = JSONWriter()

@@ -2,12 +2,12 @@ import Foundation
 import Switchboard
 import Testing
 
-/// Inputs the fuzz targets found (docs/reliability.md), each kept as a test so it
-/// stays fixed. Every case names the target and what broke.
+/// Inputs the fuzz targets found (docs/reliability.md), each kept as a test. Every case
+/// names the target and what it guards.
 @Suite struct FuzzRegressionTests {
     /// SwitchboardFuzzDecoder: a `JSONValue` number with more digits than a `Double`
-    /// holds lost them when encoded to a Foundation tree (the WebKit reply path),
-    /// although `JSONValue` promises exact digits.
+    /// holds keeps them when encoded to a Foundation tree (the WebKit reply path), as
+    /// `JSONValue` promises exact digits.
     @Test(arguments: [
         "3.14159265358979323846264338327950288", "0.1000000000000000000001", "12345678901234567890123",
         "18446744073709551615", "-9223372036854775808", "2.5", "0.1", "1e30", "-0",
@@ -41,7 +41,7 @@ import Testing
 
     /// SwitchboardFuzzDecoder: a date object where a `String` is read. The tree says it
     /// found a date (docs/decoding.md); its `JSONValue`, where the date is already an ISO
-    /// 8601 string, decodes. The fuzz property that the two sources agree now knows this
+    /// 8601 string, decodes. The fuzz property that the two sources agree allows this
     /// one documented difference, and only it.
     @Test func aDateObjectIsNotAStringThoughItsJSONValueIs() throws {
         struct Note: Decodable, Equatable { let text: String? }

@@ -21,11 +21,11 @@ private struct Free: Event {
 }
 
 /// The nesting limits a user may raise stop at ``DecodingOptions/maxDepthCeiling``: some
-/// operations on a value recurse once per level (building, releasing, hashing, writing a
-/// `JSONValue`), so a raised limit must never let input nest deeper than a thread's stack
-/// can take. Before the ceiling, `JSONReader(maxDepth: 1_000_000)` on 300,000 nested arrays
-/// overflowed the stack while building the value, and `DecodingOptions(maxDepth: .min)`
-/// trapped on an overflowing subtraction.
+/// operations on a value recurse once per level (building and releasing a `JSONValue`), so a
+/// raised limit must never let input nest deeper than a thread's stack can take:
+/// `JSONReader(maxDepth: 1_000_000)` refuses 300,000 nested arrays rather than overflow the
+/// stack building the value, and `DecodingOptions(maxDepth: .min)` is a limit of 0, not an
+/// overflowing subtraction.
 @Suite struct DepthCeilingTests {
     static let ceiling = DecodingOptions.maxDepthCeiling
     static let raised = [ceiling + 1, 1_000_000, Int.max]
@@ -86,7 +86,7 @@ private struct Free: Event {
             MessageBody(["data": [1]]), MessageBody(json: ["data": [1]]),
             try MessageBody(jsonBytes: Array(#"{"data":[1]}"#.utf8)),
         ] {
-            // A member that is a container, decoded on its own: a subtraction of the limit trapped.
+            // A member that is a container, decoded on its own: the limit is subtracted there, and must not overflow.
             let error = try #require(throws: BodyDecodingError.self) {
                 try body.decode(JSONValue.self, at: "data", options: options)
             }

@@ -4,8 +4,8 @@ import Testing
 @testable import Switchboard
 
 /// An `async` responder whose token is cancelled before its task starts is never called: the
-/// task resolves the request as unhandled. When the deadline had passed first, that resolution
-/// was reported as a `lateReply`, a reply the user never made.
+/// task resolves the request as unhandled. When the deadline passed first, that resolution
+/// reports nothing (it is no `lateReply`: the user made no reply).
 @Suite struct CancelledResponderReplyTests {
     /// A claimed request whose deadline passed, and the diagnostics its router would report.
     private func timedOutRequest() -> (ReplyState, Locked<[Diagnostic]>) {
