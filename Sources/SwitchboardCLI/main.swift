@@ -24,9 +24,8 @@ let programName: String = {
     return invoked.isEmpty ? "switchboard" : invoked
 }()
 
-/// The largest `--max-depth` accepted: deep enough for any real message, shallow
-/// enough that a value nested this deep fits the main thread's stack in every path.
-let maxDepthCeiling = 4096
+/// The largest `--max-depth` accepted: the library's own ceiling.
+let maxDepthCeiling = DecodingOptions.maxDepthCeiling
 
 let usage = """
     USAGE: \(programName) [OPTIONS] [PATH ...]
@@ -69,7 +68,7 @@ let usage = """
                             manifest as {"manifest":...} first and after each change
       --max-line-bytes N    the longest input line accepted (default 1048576)
       --max-depth N         the deepest nesting of arrays and objects accepted
-                            in a message (default 512, at most 4096)
+                            in a message (default \(DecodingOptions.defaultMaxDepth), at most \(maxDepthCeiling))
       --reply-deadline S    seconds a request waits for its reply (default 10)
       --allow-origin PATTERN
                             turn the origin policy on for every channel and admit
@@ -110,7 +109,7 @@ struct Invocation {
     var command = Command.run
     var only: Set<Channel>?
     var maxLineBytes = 1 << 20
-    var maxDepth = 512
+    var maxDepth = DecodingOptions.defaultMaxDepth
     var replyDeadline = Duration.seconds(10)
     var quiet = false
     var readAhead = true

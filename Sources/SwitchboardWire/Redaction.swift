@@ -18,7 +18,7 @@ public enum Redaction {
     /// anything else becomes its description.
     static func jsonSafe(_ value: Any, redacting keys: Set<String>, depth: Int = 0) -> Any {
         // 512 levels, or fewer when the thread's stack runs short (a level takes a few frames).
-        if depth > 512 || StackRoom.isShort(depth: depth) { return "[too deep]" }
+        if depth > DecodingOptions.defaultMaxDepth || StackRoom.isShort(depth: depth) { return "[too deep]" }
         switch value {
         case let object as [String: Any]:
             var copy: [String: Any] = [:]

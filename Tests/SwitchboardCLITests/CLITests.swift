@@ -124,22 +124,22 @@ extension CLIEndToEnd {
         }
 
         @Test func theLargestMaxDepthIsSafeForEveryPathAValueTakes() async throws {
-            // At the ceiling (4096), values nested to the limit are built, decoded, written and
+            // At the ceiling (5000), values nested to the limit are built, decoded, written and
             // released: a line that fails the fast reader (a number as the name) is read again by
             // the general reader, and a wishlist entry carries its custom data into the reply path.
             func nested(_ depth: Int) -> String {
                 String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
             }
             let lines = [
-                #"{"name":1,"body":\#(nested(4094))}"#,
-                #"{"name":"wishlistEntryUpdate","body":{"id":{"productId":"p"},"isWishlisted":true,"customData":\#(nested(4093))}}"#,
+                #"{"name":1,"body":\#(nested(4998))}"#,
+                #"{"name":"wishlistEntryUpdate","body":{"id":{"productId":"p"},"isWishlisted":true,"customData":\#(nested(4997))}}"#,
                 #"{"name":"wishlistGetState","id":"deep-reply"}"#,
-                #"{"name":"sdkReady","body":\#(nested(4095))}"#,
-                #"{"name":"sdkReady","body":\#(nested(4096))}"#,
+                #"{"name":"sdkReady","body":\#(nested(4999))}"#,
+                #"{"name":"sdkReady","body":\#(nested(5000))}"#,
                 #"{"name":"sdkReady","id":"after"}"#,
             ]
             let run = try await CLI.run(
-                ["--quiet", "--max-depth", "4096"], stdin: Data(lines.joined(separator: "\n").utf8))
+                ["--quiet", "--max-depth", "5000"], stdin: Data(lines.joined(separator: "\n").utf8))
             #expect(run.status == 1)
             // The reply line nests deeper than Foundation reads, so its outcome is checked as text.
             let output = run.outputLines.filter { !$0.isEmpty }
@@ -149,7 +149,7 @@ extension CLIEndToEnd {
                     && output[2].contains(
                         #""id":"deep-reply","name":"wishlistGetState","outcome":"replied","reply":{"entries":[{"id":{"productId":"p"},"customData":[[[["#
                     ))
-            #expect(output.count == 6 && output[2].hasSuffix(String(repeating: "]", count: 4093) + #"}]}}"#))
+            #expect(output.count == 6 && output[2].hasSuffix(String(repeating: "]", count: 4997) + #"}]}}"#))
             #expect(
                 outcomes(run).enumerated().filter { $0.offset != 2 }.map(\.element) == [
                     "malformed", "handled", "handled", "malformed", "handled",
@@ -313,7 +313,7 @@ extension CLIEndToEnd {
         @Test(arguments: [
             ["--only", "addToBasket"], ["--only", ""], ["--only"], ["--max-line-bytes", "0"],
             ["--max-line-bytes", "lots"],
-            ["--max-depth", "0"], ["--max-depth", "deep"], ["--max-depth", "4097"], ["--reply-deadline", "0"],
+            ["--max-depth", "0"], ["--max-depth", "deep"], ["--max-depth", "5001"], ["--reply-deadline", "0"],
             ["--reply-deadline", "-1"],
             ["--reply-deadline", "nan"], ["--reply-deadline", "1e10"], ["--frobnicate"],
             ["Fixtures/does-not-exist.ndjson"], ["Package.swift"], ["manifest", mixed],

@@ -217,4 +217,3 @@ func onDispatchThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) a
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
-

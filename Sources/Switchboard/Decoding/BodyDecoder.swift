@@ -27,6 +27,10 @@ public struct DecodingOptions: Sendable, Hashable {
     /// of 512 fits in a 512 KiB secondary thread.)
     public static let maxDepthCeiling = 5_000
 
+    /// The nesting limit every reader, decoder and encoder of the package uses unless told
+    /// otherwise: 512 levels, deeper than any real message.
+    public static let defaultMaxDepth = 512
+
     /// `depth` within `0 ... maxDepthCeiling`.
     static func clampedDepth(_ depth: Int) -> Int {
         min(max(0, depth), maxDepthCeiling)
@@ -36,7 +40,7 @@ public struct DecodingOptions: Sendable, Hashable {
     /// - Parameters:
     ///   - lenient: whether numeric strings and `"true"`/`"false"` decode as numbers and booleans.
     ///   - maxDepth: the deepest nesting of arrays and objects accepted (within `0 ... maxDepthCeiling`).
-    public init(lenient: Bool = false, maxDepth: Int = 512) {
+    public init(lenient: Bool = false, maxDepth: Int = DecodingOptions.defaultMaxDepth) {
         self.lenient = lenient
         self.depthLimit = DecodingOptions.clampedDepth(maxDepth)
     }

@@ -41,7 +41,7 @@ final class DiagnosticSink: Sendable {
         let current = observers.withLock { $0 }
         guard !current.isEmpty else { return }
         let value = diagnostic()
-        for entry in current where entry.cancelled.admit() { entry.observer(value) }
+        for entry in current where !entry.cancelled.isCancelled { entry.observer(value) }
     }
 }
 

@@ -34,7 +34,7 @@ public struct BodyEncoder: Sendable {
     /// nested container or super encoder more than this many keys and indices from the top, makes
     /// the encode fail with ``BodyEncodingError``
     /// `reply.next.next…: cannot encode a value nested more than 512 levels deep`.
-    public static let maxDepth = 512
+    public static let maxDepth = DecodingOptions.defaultMaxDepth
 
     /// The reason given for a value nested deeper than ``maxDepth``.
     static let tooDeep = "cannot encode a value nested more than \(maxDepth) levels deep"

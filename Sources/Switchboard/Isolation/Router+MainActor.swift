@@ -62,7 +62,7 @@ extension Router {
                 return
             }
             Task { @MainActor in
-                guard cancelled.admit() else { return }
+                guard !cancelled.isCancelled else { return }
                 do {
                     try handler(event, context)
                 } catch {
@@ -137,7 +137,7 @@ extension Router {
                 return
             }
             Task { @MainActor in
-                guard cancelled.admit() else {
+                guard !cancelled.isCancelled else {
                     reply.state.reply(.failure(.noResponder(reply.channel)), reportUnhandled: true)
                     return
                 }

@@ -38,9 +38,9 @@ public struct JSONReader: Sendable {
         public var maxDepth: Int
 
         /// Creates options.
-        /// - Parameter maxDepth: the deepest nesting accepted (512 by default; at most
-        ///   ``DecodingOptions/maxDepthCeiling`` applies).
-        public init(maxDepth: Int = 512) {
+        /// - Parameter maxDepth: the deepest nesting accepted (``DecodingOptions/defaultMaxDepth``
+        ///   by default; at most ``DecodingOptions/maxDepthCeiling`` applies).
+        public init(maxDepth: Int = DecodingOptions.defaultMaxDepth) {
             self.maxDepth = maxDepth
         }
     }

@@ -87,7 +87,8 @@ package final class JSONTape: @unchecked Sendable {
     ///   - maxDepth: the deepest nesting of arrays and objects accepted (as ``JSONReader/Options/maxDepth``).
     /// - Throws: ``JSONReadError`` saying what is wrong and where; an input of 4 GiB or more
     ///   (a tape's offsets are 32-bit) is ``JSONReadError/Kind/tooLarge(limit:)``.
-    package static func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(JSONReadError)
+    package static func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = DecodingOptions.defaultMaxDepth)
+        throws(JSONReadError)
         -> JSONTape
     {
         let limit = Int(UInt32.max) - 1
@@ -157,7 +158,9 @@ package final class JSONTape: @unchecked Sendable {
     }
 
     /// Parses the bytes of an array. See ``parse(_:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)``.
-    package static func parse(_ input: [UInt8], maxDepth: Int = 512) throws(JSONReadError) -> JSONTape {
+    package static func parse(_ input: [UInt8], maxDepth: Int = DecodingOptions.defaultMaxDepth) throws(JSONReadError)
+        -> JSONTape
+    {
         let result = input.withUnsafeBufferPointer { buffer in
             Result { () throws(JSONReadError) -> JSONTape in try parse(buffer, maxDepth: maxDepth) }
         }

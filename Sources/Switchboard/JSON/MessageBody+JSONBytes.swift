@@ -22,7 +22,7 @@ extension MessageBody {
     /// - Throws: ``JSONReadError`` saying what is wrong and where; a text over
     ///   `maxBytes` is ``JSONReadError/Kind/tooLarge(limit:)`` and is not read at all.
     public init(
-        jsonBytes bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512,
+        jsonBytes bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = DecodingOptions.defaultMaxDepth,
         maxBytes: Int = MessageBody.defaultMaxJSONBytes
     ) throws(JSONReadError) {
         if bytes.count > maxBytes {
@@ -41,7 +41,10 @@ extension MessageBody {
     ///   - maxDepth: the deepest nesting accepted.
     ///   - maxBytes: the longest text accepted, in bytes.
     /// - Throws: ``JSONReadError``.
-    public init(jsonBytes bytes: [UInt8], maxDepth: Int = 512, maxBytes: Int = MessageBody.defaultMaxJSONBytes)
+    public init(
+        jsonBytes bytes: [UInt8], maxDepth: Int = DecodingOptions.defaultMaxDepth,
+        maxBytes: Int = MessageBody.defaultMaxJSONBytes
+    )
         throws(JSONReadError)
     {
         let result = bytes.withUnsafeBufferPointer { buffer in

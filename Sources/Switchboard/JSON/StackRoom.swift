@@ -27,7 +27,7 @@ package enum StackRoom {
 
     /// The levels a walk may nest where the thread's stack bounds cannot be looked up: the
     /// default depth limit of the readers (``DecodingOptions/maxDepth``).
-    package static let unknownStackLevels = 512
+    package static let unknownStackLevels = DecodingOptions.defaultMaxDepth
 
     /// The slots holding each thread's stack bottom and top (addresses as the slots' pointers),
     /// and its count of ``nested(_:)`` levels.

@@ -112,8 +112,9 @@ final class ChainRun: @unchecked Sendable {
         // The chain (a `let` of this run) keeps the entry and its closure alive: call it without retaining them.
         let outcome = Unretained(entries[index]).call { entry in
             // Checked right before the call: once `cancel()` has returned, the middleware is skipped.
-            let next = MiddlewareNext(run: self, index: index &+ 1)
-            return entry.cancelled.admit() ? entry.handle(message, next) : run(message, from: index &+ 1)
+            entry.cancelled.isCancelled
+                ? run(message, from: index &+ 1)
+                : entry.handle(message, MiddlewareNext(run: self, index: index &+ 1))
         }
         if case .stopped(let reason) = outcome {
             noteStop(reason: reason, at: index, channel: message.channel)

@@ -41,7 +41,7 @@ final class PushObservers: Sendable {
     func tell(_ message: PushMessage) -> Int {
         let entries = state.withLock { $0.entries }
         var told = 0
-        for entry in entries where entry.cancelled.admit() {
+        for entry in entries where !entry.cancelled.isCancelled {
             entry.observer(message)
             told += 1
         }

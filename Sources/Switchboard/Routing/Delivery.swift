@@ -426,7 +426,7 @@ extension Router {
                 handler.eventType == firstType
                 ? firstEvent : (others.first { $0.type == handler.eventType }?.event ?? firstEvent)
             // Right before the call: once `cancel()` has returned, the handler is not called.
-            guard handler.cancelled.admit() else { continue }
+            guard !handler.cancelled.isCancelled else { continue }
             called += 1
             do {
                 try handler.handler.invoke(event, context: context)

@@ -231,11 +231,11 @@ final class TypedEventHandler<E: Event>: EventHandling, @unchecked Sendable {
                 try Unretained(handlers[index].handler).call { handler in
                     if ObjectIdentifier(type(of: handler)) == ObjectIdentifier(type(of: self)) {
                         let typed = unsafeDowncast(handler, to: Self.self)
-                        guard cancelled.admit() else { return }
+                        guard !cancelled.isCancelled else { return }
                         called &+= 1
                         try typed.handler(event, context)
                     } else {
-                        guard cancelled.admit() else { return }
+                        guard !cancelled.isCancelled else { return }
                         called &+= 1
                         try handler.invoke(event, context: context)
                     }

@@ -217,7 +217,7 @@ public final class Router: Sendable {
             let task = Task {
                 // The task may start after the token was cancelled: checked right before the
                 // call, as every call of what a token registered is.
-                guard cancelled.admit() else {
+                guard !cancelled.isCancelled else {
                     reply.state.reply(.failure(.noResponder(reply.channel)), reportUnhandled: true)
                     return
                 }

@@ -112,7 +112,7 @@ extension Router {
             told = manifest
             // Outside the lock: comparing may derive a changed channel's contract part (user types' init(from:)).
             if let last, manifest == last { continue }
-            for entry in observers where entry.cancelled.admit() { entry.observer(manifest) }
+            for entry in observers where !entry.cancelled.isCancelled { entry.observer(manifest) }
         }
     }
 }

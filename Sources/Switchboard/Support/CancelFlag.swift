@@ -11,15 +11,23 @@
 /// been cancelled, checked right before every call of what it registered.
 ///
 /// This is what makes "once `cancel()` returns, the handler is not invoked again"
-/// true. A caller announces that it is about to call (a count) and, in the same atomic
-/// step, reads the flag; it withdraws its announcement right before the call
-/// (``admit()``). ``cancel()`` sets the flag, then waits until no caller is between its
-/// announcement and its call. No user code runs there (the caller only reads the flag and
-/// steps on), so the wait is bounded and cannot deadlock, and it never waits for a call
-/// under way: a handler may cancel its own registration, and two may cancel each other's.
-/// A caller that announces after the flag is set sees it and calls nothing. One that
-/// announced before has passed its check: its call may still begin just after `cancel()`
-/// returns (a thread preempted between withdrawing and calling), the narrow window left.
+/// true. A token's `cancel()` first takes the registration out of where callers find it
+/// (a message, change or push that begins afterwards cannot reach it), then sets this
+/// flag, which every caller reads right before the call (``isCancelled``, with nothing
+/// between the read and the call): a caller that took the registration from a snapshot
+/// made before the cancel skips it from then on.
+///
+/// Where a caller does work between its check and the call (a responder's caller claims
+/// the request's reply state and makes its handle), it announces the call and reads the
+/// flag in one atomic step (``enter()``) and withdraws right before the call (``leave()``);
+/// ``cancel()`` sets the flag, then waits until no caller is between the two. No user code
+/// runs there, so the wait is bounded and cannot deadlock, and it never waits for a call
+/// under way: a closure may cancel its own registration, and two may cancel each other's.
+///
+/// What no flag can close without waiting for running calls: a caller whose check passed
+/// before the flag was set may be preempted between its last instruction and the closure's
+/// first, so that first step may come a moment after `cancel()` returned. Such a call was
+/// admitted before the cancel; no call is admitted after it.
 ///
 /// An atomic where the system has `Synchronization.Atomic` (Linux, macOS 15,
 /// iOS 18); before that, a lock stripe.
@@ -38,25 +46,14 @@ final class CancelFlag: @unchecked Sendable {
         }
     }
 
-    /// Whether ``cancel()`` has run (or is running).
+    /// Whether ``cancel()`` has run (or is running): read right before each call, with nothing
+    /// between the read and the call.
     @inline(__always)
     var isCancelled: Bool {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let atomic {
             return unsafeDowncast(atomic, to: AtomicFlag.self).value.load(ordering: .acquiring) & 1 != 0
         }
         return LockStripes.withLock(for: self) { lockedValue & 1 != 0 }
-    }
-
-    /// For a caller about to call what was registered: announces the call and reads the flag in
-    /// one atomic step, then withdraws the announcement. Call it immediately before the call,
-    /// with nothing in between.
-    /// - Returns: `true` when the caller may call (a ``cancel()`` that began meanwhile waits for
-    ///   this to return); `false` once cancelled.
-    @inline(__always)
-    func admit() -> Bool {
-        guard enter() else { return false }
-        leave()
-        return true
     }
 
     /// Announces a call and reads the flag in one atomic step: `false` (nothing announced) once

@@ -107,4 +107,3 @@ func concurrently(_ iterations: Int, _ body: @escaping @Sendable (Int) -> Void) 
         }
     }
 }
-

@@ -199,8 +199,8 @@ import Testing
     ) async {
         let (late, lateBegins, calls) = await lateStarts(register: register, send: send)
         #expect(late == 0, "\(kind): \(late) of \(calls) calls started after cancel() returned")
-        // A call whose caller withdrew its announcement (right before the call instruction) and
-        // was then preempted before the closure's first step begins after `cancel()` returned:
+        // A call whose caller passed its check (right before the call instruction) and was then
+        // preempted before the closure's first step begins after `cancel()` returned:
         // nothing outside the closure can see that step, so on a loaded machine a few do (the
         // bound leaves room for a heavily loaded one).
         #expect(
