@@ -131,15 +131,18 @@ struct ChannelsSection {
         let router = Router()
         let registry = StubRegistry()
         let bridge = RouterBridge(router: router, registry: registry)
+        // The bridge keeps one handler of its own, for the page's hello (its `globalName`).
+        let own = 1
+        settle(registry, handlers: own)
         var tokens: [Registration] = []
         tokens.reserveCapacity(channels.count)
         let registered = time {
             for channel in channels { tokens.append(register(channel, on: router)) }
-            settle(registry, handlers: channels.count)
+            settle(registry, handlers: own + channels.count)
         }
         let cancelled = time {
             for token in tokens { token.cancel() }
-            settle(registry, handlers: 0)
+            settle(registry, handlers: own)
         }
         bridge.stop()
         return (registered, cancelled)
