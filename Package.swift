@@ -52,13 +52,18 @@ let package = Package(
         // Helpers the test targets share (not a test target, not a product).
         .target(name: "SwitchboardTestSupport", dependencies: ["Switchboard"], path: "Tests/SwitchboardTestSupport"),
         .testTarget(
-            name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardWire", "SwitchboardTestSupport"]
+            name: "SwitchboardTests",
+            dependencies: ["Switchboard", "SwitchboardJSON", "SwitchboardWire", "SwitchboardTestSupport"]
         ),
-        .testTarget(name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard"]),
+        .testTarget(
+            name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON"]
+        ),
         .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
         .testTarget(
             name: "SwitchboardWireTests",
-            dependencies: ["SwitchboardWire", "Switchboard", "SwitchboardCommerce", "SwitchboardTestSupport"]
+            dependencies: [
+                "SwitchboardWire", "Switchboard", "SwitchboardJSON", "SwitchboardCommerce", "SwitchboardTestSupport",
+            ]
         ),
         .testTarget(
             name: "SwitchboardTestingTests",

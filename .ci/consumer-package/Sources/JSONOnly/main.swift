@@ -11,7 +11,8 @@ struct CartLine: Codable, Sendable {
 let text = #"{"sku":"A-1","quantity":3,"tags":["gift"],"note":null}"#
 let value = try JSONReader().read(Array(text.utf8))
 let line = try BodyDecoder().decode(CartLine.self, from: value)
-let fromTree = try BodyDecoder().decode(CartLine.self, from: ["sku": "A-1", "quantity": 3, "tags": ["gift"]] as [String: Any])
+let tree: [String: Any] = ["sku": "A-1", "quantity": 3, "tags": ["gift"]]
+let fromTree = try BodyDecoder().decode(CartLine.self, from: tree)
 precondition(fromTree.sku == line.sku && fromTree.quantity == line.quantity)
 var writer = JSONWriter()
 writer.write(try BodyEncoder().encodeJSONValue(line))
