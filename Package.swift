@@ -13,6 +13,7 @@ let package = Package(
     // package's executable targets need no product: `swift run switchboard-bench`).
     products: [
         .library(name: "Switchboard", targets: ["Switchboard"]),
+        .library(name: "SwitchboardJSON", targets: ["SwitchboardJSON"]),
         .library(name: "SwitchboardCommerce", targets: ["SwitchboardCommerce"]),
         .library(name: "SwitchboardWebKit", targets: ["SwitchboardWebKit"]),
         .library(name: "SwitchboardWire", targets: ["SwitchboardWire"]),
@@ -20,8 +21,12 @@ let package = Package(
         .executable(name: "switchboard-cli", targets: ["SwitchboardCLI"]),
     ],
     targets: [
+        // The codec: the strict JSON scanner, JSONValue, the decoder over its sources, the encoder and
+        // the writer. It knows nothing of the router; Switchboard re-exports it.
+        .target(name: "SwitchboardJSON"),
         .target(
             name: "Switchboard",
+            dependencies: ["SwitchboardJSON"],
             // The page client's runtime, embedded into ClientRuntime.swift by tools/embed-client-runtime.py.
             exclude: ["Contract/Client/switchboard-runtime.js", "Contract/Client/switchboard-runtime.d.ts"]
         ),
@@ -47,13 +52,18 @@ let package = Package(
         // Helpers the test targets share (not a test target, not a product).
         .target(name: "SwitchboardTestSupport", dependencies: ["Switchboard"], path: "Tests/SwitchboardTestSupport"),
         .testTarget(
-            name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardWire", "SwitchboardTestSupport"]
+            name: "SwitchboardTests",
+            dependencies: ["Switchboard", "SwitchboardJSON", "SwitchboardWire", "SwitchboardTestSupport"]
         ),
-        .testTarget(name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard"]),
+        .testTarget(
+            name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON"]
+        ),
         .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
         .testTarget(
             name: "SwitchboardWireTests",
-            dependencies: ["SwitchboardWire", "Switchboard", "SwitchboardCommerce", "SwitchboardTestSupport"]
+            dependencies: [
+                "SwitchboardWire", "Switchboard", "SwitchboardJSON", "SwitchboardCommerce", "SwitchboardTestSupport",
+            ]
         ),
         .testTarget(
             name: "SwitchboardTestingTests",

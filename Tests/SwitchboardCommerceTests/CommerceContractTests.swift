@@ -3,6 +3,7 @@ import SwitchboardCommerce
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// The commerce channels' contract, and its agreement with the decoder on every
 /// bundled fixture body and on mutations of each.

@@ -3,6 +3,7 @@ import SwitchboardWire
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 @Suite struct WireLineReaderTests {
     enum Line: Equatable {

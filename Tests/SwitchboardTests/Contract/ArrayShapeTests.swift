@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Arrays read by their count, and generic types that refer to themselves.
 enum ArrayShapes {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// A body the contract's schema accepts is never `invalid`, and a body that is
 /// `invalid` is refused by the schema: checked on valid bodies of a user's own types

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 @Suite struct ContractDerivationTests {
     let contract = Contract(types: [

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// An event whose channel is read from a variable when it registers, so one type
 /// registers many channels (the router reads `Event.channel` once, at registration).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Types whose decoding is at the edges the schema must follow.
 enum EdgeTypes {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// A type private to this file that refers to itself: its reflected name holds the
 /// address of its context, which changes from run to run.

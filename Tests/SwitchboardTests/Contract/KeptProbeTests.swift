@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Decoders a type keeps, or hands to another thread, while its schema is derived.
 enum KeptProbes {

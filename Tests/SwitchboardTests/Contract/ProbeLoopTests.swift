@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Types whose `init(from:)` loops until `isAtEnd` and swallows the reads that fail (a lossy array).
 enum ProbeLoops {

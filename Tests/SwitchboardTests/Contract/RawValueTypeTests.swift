@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Raw-value types that are not `CaseIterable`, whose cases happen to include the probe's placeholders.
 enum RawValueTypes {

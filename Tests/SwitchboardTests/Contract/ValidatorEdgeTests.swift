@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// The schema validator's reading of number text, key paths and patterns at their edges.
 @Suite struct ValidatorEdgeTests {

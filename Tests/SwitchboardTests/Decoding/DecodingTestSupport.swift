@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Parses JSON text with `JSONSerialization`, fragments allowed: the Linux shapes the decoder must read.
 func foundationTree(_ json: String) throws -> Any {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Number text with more significant digits than `Decimal` keeps (38) is read exactly as an
 /// integer: a digit far past the point still makes it a fraction, and still counts in range.

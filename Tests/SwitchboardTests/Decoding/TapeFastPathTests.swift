@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Where the decoder and scanner take a fast path (the fingerprint duplicate-key check,
 /// strings made from bytes the scanner validated, generic members cast without a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// A body with a dictionary whose values are not one of the decoder's one-pass types
 /// (`[String: Int]`): the standard library's `Dictionary.init(from:)` asks for every key,

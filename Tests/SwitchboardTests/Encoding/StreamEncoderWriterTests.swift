@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Writes many members, then repeats its first key: the stream gives up at the very end.
 private struct LateRepeat: Encodable {

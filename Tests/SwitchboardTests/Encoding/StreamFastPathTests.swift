@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// A key that is not from an enum: any text, escaped or not.
 private struct AnyKey: CodingKey {

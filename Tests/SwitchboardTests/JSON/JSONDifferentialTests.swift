@@ -3,6 +3,7 @@ import SwitchboardWire
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// JSONReader against JSONSerialization: the same values on valid JSON, and
 /// stricter where Foundation is lenient.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Parses `text`, returning the error (or `nil` when it parsed).
 private func error(_ text: String, maxDepth: Int = 512) -> JSONReadError? {

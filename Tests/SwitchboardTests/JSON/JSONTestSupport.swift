@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// SplitMix64: a small seeded generator so that failures reproduce.
 struct JSONSeededRandom: RandomNumberGenerator {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String {
     var writer = JSONWriter()

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Where the room left on the stack cannot be seen, the walk's depth decides: how deep depends on
 /// why it cannot be seen.

@@ -3,6 +3,7 @@ import SwitchboardWire
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// `depth` arrays nested in each other around a 0, as JSON text.
 private func arrays(_ depth: Int) -> [UInt8] {

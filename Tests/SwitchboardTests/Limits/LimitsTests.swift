@@ -3,6 +3,7 @@ import SwitchboardWire
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// `n` arrays nested in each other around a 0, as JSON text.
 private func nestedArrays(_ depth: Int) -> [UInt8] {

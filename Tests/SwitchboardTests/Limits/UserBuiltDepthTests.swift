@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// A `JSONValue` built by hand may nest any number of levels deep (the parsers stop at
 /// ``DecodingOptions/maxDepthCeiling``, a loop does not). Every public operation on one gives

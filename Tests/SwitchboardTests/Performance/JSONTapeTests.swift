@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// A shape to compare JSON values exactly: strings by Unicode scalars (not by
 /// canonical equivalence), numbers by their text, objects by sorted keys.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 private struct Offer: Decodable, Equatable {
     let offerId: String

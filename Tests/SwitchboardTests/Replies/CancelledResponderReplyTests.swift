@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// An `async` responder whose token is cancelled before its task starts is never called: the
 /// task resolves the request as unhandled. When the deadline passed first, that resolution

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 @Suite struct HashTrieDiffTests {
     /// A deterministic generator (SplitMix64), so a failure can be replayed.

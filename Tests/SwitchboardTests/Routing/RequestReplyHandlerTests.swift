@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// A middleware that passes every message on.
 private struct PassOn: MessageMiddleware {

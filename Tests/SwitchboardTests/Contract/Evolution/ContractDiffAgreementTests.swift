@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// The agreement property: for random bodies valid under OLD, a NEW judged compatible for what
 /// the page sends accepts them (checked with the router's own validator), and a NEW judged

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Every rule of ``ContractDiff`` with a minimal pair of schemas each.
 @Suite struct ContractDiffRuleTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// `$ref`s and `$defs`, recursive types, renamed and reordered keys, `anyOf`, and contracts
 /// derived from Swift types.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// The pieces around ``ContractDiff``: documents, versions, recordings, the value generator.
 @Suite struct ContractEvolutionSupportTests {

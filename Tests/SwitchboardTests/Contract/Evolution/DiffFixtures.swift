@@ -1,4 +1,5 @@
 @testable import Switchboard
+@testable import SwitchboardJSON
 
 /// Builds contract documents of one channel and reads what ``ContractDiff`` says of them.
 enum DiffFixtures {

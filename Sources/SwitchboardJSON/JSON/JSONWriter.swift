@@ -285,7 +285,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Whether every byte of `key` is a letter, digit, `_` or `-`.
-    static func isPlain(_ key: StaticString) -> Bool {
+    package static func isPlain(_ key: StaticString) -> Bool {
         key.withUTF8Buffer { bytes in
             bytes.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F

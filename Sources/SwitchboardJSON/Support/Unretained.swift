@@ -3,8 +3,8 @@
 /// object is alive for as long as it is used. Nothing here hands out a reference
 /// that outlives the call it is made for, and no value a user type can keep (a
 /// decoder, a container, a `MiddlewareNext`) holds one.
-struct Unretained<Object: AnyObject> {
-    private let reference: Unmanaged<Object>
+package struct Unretained<Object: AnyObject> {
+    @usableFromInline let reference: Unmanaged<Object>
 
     /// Refers to `object` without retaining it, for one call through ``call(_:)``
     /// straight after: a hot path calling what an immutable list keeps (a route's
@@ -16,27 +16,27 @@ struct Unretained<Object: AnyObject> {
     /// `list[i]` alive for as long as the caller runs, and so while `body` runs.
     /// `body` gets an ordinary strong reference: keeping it retains it as usual.
     @_transparent
-    init(_ object: Object) {
+    package init(_ object: Object) {
         reference = .passUnretained(object)
     }
 
     /// Calls `body` with the object, not retained again for the call.
     @_transparent
-    func call<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+    package func call<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try reference._withUnsafeGuaranteedRef(body)
     }
 
     /// One strong reference to `object` as an opaque pointer, for a C slot that stores
     /// pointers (a pthread key). The pointer owns the reference: exactly one of
     /// ``take(_:)`` and ``release(_:)`` consumes it, once.
-    static func retainedPointer(_ object: Object) -> UnsafeMutableRawPointer {
+    package static func retainedPointer(_ object: Object) -> UnsafeMutableRawPointer {
         Unmanaged.passRetained(object).toOpaque()
     }
 
     /// The object a ``retainedPointer(_:)`` pointer owns, taking over its reference.
     /// Lifetime: the pointer's reference keeps the object alive until this call, the
     /// returned strong reference from then on; the caller must not use the pointer again.
-    static func take(_ pointer: UnsafeMutableRawPointer) -> Object {
+    package static func take(_ pointer: UnsafeMutableRawPointer) -> Object {
         Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
     }
 
@@ -45,14 +45,14 @@ struct Unretained<Object: AnyObject> {
     /// (``ThreadSpare/withSpare(_:)``). Lifetime: the pointer's reference keeps the object
     /// alive while `body` runs, because only the slot holds the pointer and only the calling
     /// thread's exit consumes it. `body` gets an ordinary strong reference.
-    static func borrow<Result>(_ pointer: UnsafeMutableRawPointer, _ body: (Object) throws -> Result) rethrows
+    package static func borrow<Result>(_ pointer: UnsafeMutableRawPointer, _ body: (Object) throws -> Result) rethrows
         -> Result
     {
         try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 
     /// Drops the reference a ``retainedPointer(_:)`` pointer owns (a slot's destructor).
-    static func release(_ pointer: UnsafeMutableRawPointer) {
+    package static func release(_ pointer: UnsafeMutableRawPointer) {
         Unmanaged<Object>.fromOpaque(pointer).release()
     }
 }

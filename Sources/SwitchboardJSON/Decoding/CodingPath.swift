@@ -118,7 +118,7 @@ extension CodingPathRendering {
     ///
     /// The text is written as UTF-8 bytes and made a `String` once (appending to a
     /// `String` piece by piece costs several times as much).
-    static func render(_ path: [any CodingKey], root: String = "body") -> String {
+    package static func render(_ path: [any CodingKey], root: String = "body") -> String {
         var bytes = start(root)
         for key in path { append(key, to: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
@@ -216,4 +216,4 @@ extension CodingPathRendering {
 }
 
 /// Namespace for path rendering.
-enum CodingPathRendering {}
+package enum CodingPathRendering {}

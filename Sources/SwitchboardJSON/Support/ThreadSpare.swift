@@ -7,7 +7,7 @@ import Foundation
 /// ``take()`` empties the slot (a nested use on the same thread then makes its
 /// own object); ``keep(_:)`` fills it unless it is full. Only objects nobody
 /// else holds may be kept.
-struct ThreadSpare<Object: AnyObject>: Sendable {
+package struct ThreadSpare<Object: AnyObject>: Sendable {
     /// The thread-specific slot; `nil` if the system had no key to give (then nothing is kept).
     private let key: pthread_key_t?
 

@@ -105,7 +105,7 @@ struct JSONValueWalk {
 extension JSONValue {
     /// Whether an object anywhere in this value (the value itself included) satisfies
     /// `predicate`. Looks with a stack of its own, not by recursion.
-    func containsObject(where predicate: ([String: JSONValue]) -> Bool) -> Bool {
+    package func containsObject(where predicate: ([String: JSONValue]) -> Bool) -> Bool {
         var pending = [self]
         while let value = pending.popLast() {
             switch value {

@@ -13,7 +13,7 @@ public struct MessageBody: @unchecked Sendable {
     // caller hands it over with the message and must not mutate a mutable
     // container it passed afterwards. A `JSONValue` body is Sendable in itself,
     // and so is a tape (immutable once parsed).
-    enum Storage {
+    package enum Storage {
         case absent
         /// A Foundation tree, boxed: a bare `Any` would make every copy of a message
         /// (through middleware, into a context) a runtime value-witness call.
@@ -23,7 +23,7 @@ public struct MessageBody: @unchecked Sendable {
         case tape(JSONTape, index: Int)
     }
 
-    let storage: Storage
+    package let storage: Storage
 
     /// A message with no body at all (`postMessage()` with no argument, or no `"body"` key).
     public static let absent = MessageBody(storage: .absent)
@@ -115,9 +115,9 @@ public struct MessageBody: @unchecked Sendable {
 }
 
 /// A Foundation tree held by a ``MessageBody`` (one reference, so a body copies as a pointer).
-final class FoundationTree: @unchecked Sendable {
+package final class FoundationTree: @unchecked Sendable {
     // `@unchecked`: see ``MessageBody``: the tree is only read, never mutated.
-    let value: Any
+    package let value: Any
 
     init(_ value: Any) {
         self.value = value

@@ -4,7 +4,7 @@
 ///
 /// Writers share a storage only until one of them writes (copy on write, as
 /// `Array` does): `isKnownUniquelyReferenced` is checked once per write.
-final class JSONWriterStorage: @unchecked Sendable {
+package final class JSONWriterStorage: @unchecked Sendable {
     // `@unchecked`: a storage is only mutated through a writer that holds the
     // only reference to it (the writer copies it first otherwise).
 

@@ -133,7 +133,7 @@ extension JSONValue: Codable {
 extension JSONValue {
     /// Why a value nested too deep for the thread's stack is not encoded or decoded through
     /// another coder (each level of a `JSONValue` is a call through that coder's code).
-    static let tooDeepForStack =
+    package static let tooDeepForStack =
         "The value is nested too deep for the thread's stack to encode or decode it through this coder."
 
     /// The error for an array or object nested too deep for the thread's stack to encode.
