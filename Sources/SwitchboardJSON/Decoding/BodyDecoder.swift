@@ -102,10 +102,7 @@ public struct BodyDecoder: Sendable {
     /// - Returns: the decoded value.
     /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(BodyDecodingError) -> T {
-        try BodyDecoder.run {
-            try JSONValueDecoder(source: JSONValueSource(), value: value, node: .root, options: options)
-                .decodeValue(T.self, value, .root, .none)
-        }
+        try decode(T.self, fromTape: try BodyDecoder.tape(of: value), at: 0)
     }
 
     /// Decodes `type` from the value under `key` of an object body; errors name
@@ -146,9 +143,23 @@ public struct BodyDecoder: Sendable {
         from value: JSONValue,
         at key: String
     ) throws(BodyDecodingError) -> T {
-        try BodyDecoder.run {
-            try BodyDecoder.member(
-                T.self, at: key, of: value, in: JSONValueSource(), decoder: JSONValueDecoder.self, options: options)
+        try decode(T.self, fromTape: try BodyDecoder.tape(of: value), at: 0, member: key)
+    }
+
+    /// A ``JSONValue`` written onto a tape, so that it decodes by the tape's decoder (one
+    /// decoder for JSON, off the hot path: the wire and the CLI decode their tapes directly).
+    /// Read with no depth limit of the scanner's: the decoder applies `options.maxDepth` as
+    /// it does to any body, so a value too deep fails with a path, as from the other sources.
+    static func tape(of value: JSONValue) throws(BodyDecodingError) -> JSONTape {
+        var writer = JSONWriter(capacity: 256, escapesLineSeparators: false)
+        writer.write(value)
+        do {
+            return try JSONTape.parse(writer.bytes, maxDepth: Int.max)
+        } catch {
+            // Only a value whose text is 4 GiB or more (a tape's offsets are 32-bit) gets here.
+            throw BodyDecodingError(
+                DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "the value is too large to decode: \(error)")))
         }
     }
 

@@ -7,10 +7,11 @@ import Foundation
 /// texts, depth) live once, in ``DecoderCore`` and the front end
 /// (``SourceDecoder``, ``SourceKeyedContainer``, ``SourceUnkeyedContainer``);
 /// a source only answers "what is this value?" questions about its own
-/// representation. Three sources exist: ``FoundationSource`` (`Any` trees from
-/// `JSONSerialization`, `WKScriptMessage.body` or hand-built dictionaries),
-/// ``JSONValueSource``, and ``TapeSource`` (JSON bytes as the strict scanner
-/// parsed them). A decoder owns its source (the tape, for bytes) and every
+/// representation. Two sources exist, one per kind of body the router is handed
+/// on its hot paths: ``FoundationSource`` (`Any` trees from `JSONSerialization`,
+/// `WKScriptMessage.body` or hand-built dictionaries) and ``TapeSource`` (JSON bytes
+/// as the strict scanner parsed them). A ``JSONValue`` (built in code, or from a
+/// fixture) is written onto a tape first and read by ``TapeSource``. A decoder owns its source (the tape, for bytes) and every
 /// container owns its decoder, so a `Decoder` or a container a user type keeps
 /// stays valid after the decode returns. A value is read only through the source
 /// it came from: a tape value is an entry index (no reference to count), a tree

@@ -6,7 +6,7 @@ import Foundation
 // that runs the shared body with this concrete class: a protocol extension's
 // generic method would run over an unknown decoder, looking its source's types
 // up at run time. `TapeDecoder`, the wire's and the CLI's, does the same for
-// `container(keyedBy:)` and `decodeValue`; the other two use `SourceDecoder`'s
+// `container(keyedBy:)` and `decodeValue`; the Foundation one uses `SourceDecoder`'s
 // default bodies.
 
 /// The decoder for one decode of a Foundation tree (`Any`).
@@ -29,31 +29,6 @@ final class FoundationDecoder: DecoderCore<FoundationSource>, SourceDecoder {
     @inline(never)
     func decodeSpecialValue<T: Decodable>(
         _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
-    ) throws -> T {
-        try specialValue(T.self, value, node, component)
-    }
-}
-
-/// The decoder for one decode of a ``JSONValue``.
-final class JSONValueDecoder: DecoderCore<JSONValueSource>, SourceDecoder {
-    typealias Source = JSONValueSource
-    typealias Unkeyed = JSONValueUnkeyedContainer
-    var core: DecoderCore<JSONValueSource> { self }
-
-    func keyedContainer<Key: CodingKey>(
-        _ value: JSONValue, _ node: DecodingPath, keyedBy type: Key.Type
-    ) throws -> KeyedDecodingContainer<Key> {
-        KeyedContainerTypes.container(
-            JSONValueKeyedFields(decoder: self, object: try objectContainer(value, node), node: node),
-            keyedBy: Key.self, tables: Self.containerTypes)
-    }
-
-    /// Each thread's keyed container types of this source, by key type.
-    static let containerTypes = ThreadSpare<KeyedContainerTypes<JSONValueKeyedFields>>()
-
-    @inline(never)
-    func decodeSpecialValue<T: Decodable>(
-        _ type: T.Type, _ value: JSONValue, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {
         try specialValue(T.self, value, node, component)
     }
@@ -99,9 +74,6 @@ final class TapeDecoder: DecoderCore<TapeSource>, SourceDecoder {
 /// What the keyed container of a Foundation tree object reads.
 final class FoundationKeyedFields: KeyedContainerFields<FoundationDecoder>, KeyedMemberReader {}
 
-/// What the keyed container of a ``JSONValue`` object reads.
-final class JSONValueKeyedFields: KeyedContainerFields<JSONValueDecoder>, KeyedMemberReader {}
-
 /// What the keyed container of an object in JSON bytes reads.
 final class TapeKeyedFields: KeyedContainerFields<TapeDecoder>, KeyedMemberReader {}
 
@@ -130,16 +102,6 @@ struct FoundationUnkeyedContainer: SourceUnkeyedContainer {
     var currentIndex = 0
 
     init(fields: UnkeyedContainerFields<FoundationDecoder>) {
-        self.fields = fields
-    }
-}
-
-/// The unkeyed container of a ``JSONValue`` array.
-struct JSONValueUnkeyedContainer: SourceUnkeyedContainer {
-    let fields: UnkeyedContainerFields<JSONValueDecoder>
-    var currentIndex = 0
-
-    init(fields: UnkeyedContainerFields<JSONValueDecoder>) {
         self.fields = fields
     }
 }

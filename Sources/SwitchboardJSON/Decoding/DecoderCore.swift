@@ -173,7 +173,7 @@ class DecoderCore<Source: BodySource> {
         case .date(let date):
             return date
         case .string(let string):
-            if let date = BodyDates.date(from: string) { return date }
+            if let date = ISO8601.date(from: string) { return date }
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: node.codingPath(appending: component),
@@ -355,7 +355,15 @@ class DecoderCore<Source: BodySource> {
         case .string(let string):
             return .done(.string(string))
         case .date(let date):
-            return .done(.string(BodyDates.string(from: date)))
+            guard let text = ISO8601.format(date) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: node.codingPath(appending: component),
+                        debugDescription: "Date \(date.timeIntervalSince1970)s since 1970 is out of ISO 8601 range."
+                    )
+                )
+            }
+            return .done(.string(text))
         case .url(let url):
             return .done(.string(url.absoluteString))
         case .array(let array):

@@ -89,9 +89,11 @@ private let scalarValues = [
 ]
 
 @Suite struct TapeDecodingTests {
-    /// Every probe type, from every value: the tape gives what the `JSONValue`
-    /// source gives (same value, or the same error with the same path and words).
-    @Test func decodesEveryProbeExactlyAsTheJSONValueSourceDoes() throws {
+    /// Every probe type, from every value: the bytes give what the same document read into a
+    /// `JSONValue` gives (which is written onto a tape of its own: same value, or the same
+    /// error with the same path and words), and what the Foundation tree gives where a
+    /// Foundation tree can tell the same (no exponents or fractions: it holds doubles).
+    @Test func decodesEveryProbeFromBytesAsFromAJSONValueAndAFoundationTree() throws {
         var compared = 0
         for value in scalarValues {
             let document = #"{"v":\#(value)}"#
@@ -156,7 +158,7 @@ private let scalarValues = [
         #"{"lines":[],"notes":[],"total":1,"ratio":1,"small":0.1,"tags":["a","a"],"data":null}"#,
         #"[]"#, #"null"#, #"{"lines":null}"#,
     ])
-    func reportsTheSameValuesAndErrorsAsTheJSONValueSource(json: String) throws {
+    func reportsTheSameValuesAndErrorsFromBytesAsFromAJSONValue(json: String) throws {
         let (tape, value, _) = try threeWays(Order.self, json)
         #expect(tape == value)
     }
