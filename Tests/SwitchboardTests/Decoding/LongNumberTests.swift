@@ -75,18 +75,18 @@ import Testing
 
     @Test func digitsRefuseTextThatIsNotANumber() {
         for text in ["", "-", ".", "-.", "1.", ".5", "1.2.3", "e5", "-e5", "1e", "1e+", "1x", "--1"] {
-            #expect(BodyNumber.Digits(text) == nil, "\(text)")
+            #expect(DecodingNumber.Digits(text) == nil, "\(text)")
         }
         for text in ["0", "-0", "1.5", "1e5", "-2.50E-3", "007"] {
-            #expect(BodyNumber.Digits(text) != nil, "\(text)")
+            #expect(DecodingNumber.Digits(text) != nil, "\(text)")
         }
     }
 
     @Test func anExponentTooLongForAnyIntegerSaturates() {
         let huge = "1e" + String(repeating: "9", count: 30)
-        #expect(BodyNumber.Digits(huge)?.exponent == 1_000_000_000)
-        #expect(BodyNumber.Digits("1e-" + String(repeating: "9", count: 30))?.exponent == -1_000_000_000)
-        #expect(BodyNumber.Digits("1e123456789")?.exponent == 123_456_789)
-        #expect(BodyNumber.Digits("0e" + String(repeating: "9", count: 30))?.integer(Int.self) == 0)
+        #expect(DecodingNumber.Digits(huge)?.exponent == 1_000_000_000)
+        #expect(DecodingNumber.Digits("1e-" + String(repeating: "9", count: 30))?.exponent == -1_000_000_000)
+        #expect(DecodingNumber.Digits("1e123456789")?.exponent == 123_456_789)
+        #expect(DecodingNumber.Digits("0e" + String(repeating: "9", count: 30))?.integer(Int.self) == 0)
     }
 }

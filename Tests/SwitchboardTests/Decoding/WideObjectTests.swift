@@ -17,9 +17,9 @@ private struct Reversed: Decodable {
     let found: [String: Int]
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: MemberKey.self)
+        let container = try decoder.container(keyedBy: DecodingMemberKey.self)
         var found: [String: Int] = [:]
-        for key in container.allKeys.reversed() + [MemberKey("missing"), MemberKey("also missing")] {
+        for key in container.allKeys.reversed() + [DecodingMemberKey("missing"), DecodingMemberKey("also missing")] {
             found[key.stringValue] = try container.decodeIfPresent(Int.self, forKey: key)
         }
         self.found = found
@@ -33,7 +33,7 @@ private struct ReadOnThreads: Decodable {
     let sums: [Int]
 
     init(from decoder: any Decoder) throws {
-        nonisolated(unsafe) let container = try decoder.container(keyedBy: MemberKey.self)
+        nonisolated(unsafe) let container = try decoder.container(keyedBy: DecodingMemberKey.self)
         let keys = container.allKeys
         nonisolated(unsafe) let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: 8)
         sums.initialize(repeating: 0)
@@ -104,22 +104,22 @@ private struct ReadOnThreads: Decodable {
     }
 
     @Test func aWideObjectIsIndexedAfterAFewScansAndANarrowOneNever() throws {
-        for (count, indexed) in [(TapeSource.indexedMembers - 1, false), (TapeSource.indexedMembers, true)] {
+        for (count, indexed) in [(DecodingTapeSource.indexedMembers - 1, false), (DecodingTapeSource.indexedMembers, true)] {
             let members = Self.members(count - 4)
             let tape = try JSONTape.parse(Array(Self.text(members).utf8))
-            let source = TapeSource(tape: tape)
-            let object = TapeValue(0)
-            var hint = MemberHint()
+            let source = DecodingTapeSource(tape: tape)
+            let object = DecodingTapeValue(0)
+            var hint = DecodingMemberHint()
             // Out of the document's order: every lookup misses the hint and scans.
             for (number, (key, value)) in members.reversed().enumerated() {
                 let found = try #require(source.value(in: object, forKey: key, hint: &hint), "\(key)")
                 #expect(tape.smallInteger(found.index) == Int64(value))
                 let scans = number + 1
-                #expect((hint.index != nil) == (indexed && scans >= TapeSource.scansBeforeIndexing), "\(scans)")
+                #expect((hint.index != nil) == (indexed && scans >= DecodingTapeSource.scansBeforeIndexing), "\(scans)")
             }
             // Canonically equivalent spellings and absent keys answer as the scan does.
             for key in ["cafe\u{301}", "caf\u{E9}", "missing", "key", "key1", "\u{1F600} smile", "quote\"d"] {
-                var scanning = MemberHint()
+                var scanning = DecodingMemberHint()
                 let scanned = source.value(in: object, forKey: key, hint: &scanning)
                 #expect(source.value(in: object, forKey: key, hint: &hint)?.index == scanned?.index, "\(key)")
             }

@@ -320,14 +320,14 @@ private func json<T: Encodable>(_ value: T) throws -> String {
     }
 
     @Test func convertsJSONValueNumbersForFoundation() throws {
-        var path: [PathSegment] = []
+        var path: [EncodingPathSegment] = []
         #expect(try foundationTree(.number(JSONNumber(unchecked: "12")), path: &path) as? Int == 12)
         #expect(try foundationTree(.number(JSONNumber(unchecked: "2.5")), path: &path) as? Double == 2.5)
         #expect(
             (try foundationTree(.number(JSONNumber(unchecked: "123456789012345678901234567890")), path: &path)
                 as? NSDecimalNumber)?
                 .stringValue == "123456789012345678901234567890")
-        #expect(throws: FoundationConversionFailure.self) {
+        #expect(throws: EncodingFoundationFailure.self) {
             try foundationTree(.array([.number(JSONNumber(unchecked: "1e400"))]), path: &path)
         }
         #expect(path == [.index(0)])

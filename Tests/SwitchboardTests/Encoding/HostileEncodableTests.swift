@@ -173,7 +173,7 @@ private struct Deep: Encodable {
         #expect(try streamed(KeptAcrossSiblings(kind: kind)) == treeBytes(KeptAcrossSiblings(kind: kind)))
     }
 
-    /// The documented exception (`StreamSink.swift`): valid JSON, the late member in the sibling.
+    /// The documented exception (`EncodingStreamSink.swift`): valid JSON, the late member in the sibling.
     @Test func aContainerKeptAndWrittenWhileASiblingOfItsKindIsOpenWritesValidJSONIntoTheSibling() throws {
         #expect(try streamed(KeptAcrossSiblings(kind: .keyedIntoObject)) == #"[{"own":0},{"own":1,"late":5}]"#)
         #expect(try treeBytes(KeptAcrossSiblings(kind: .keyedIntoObject)) == #"[{"own":0,"late":5},{"own":1}]"#)
@@ -278,7 +278,7 @@ private struct Deep: Encodable {
         let elements = [Members(keys: many), Members(keys: many), Members(keys: many + ["key1"])]
         #expect(try BodyEncoder().encodeJSON(elements) == treeBytes(elements))
         // Without a repeat, the stream never gives up (a key taken for a repeat would make it).
-        let sink = StreamSink()
+        let sink = EncodingStreamSink()
         let unique = [
             Members(keys: many), Members(keys: many.map { $0 + "\"" } + (0..<300).map { "kex\($0)\"" }),
             Members(keys: outer, nested: [inner, inner], after: ["inner3", "key50"]),

@@ -216,7 +216,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
             var tag = "t"
         }
         func wrap<Value: Encodable>(_ value: Value) -> Wrapper<Value> { Wrapper(value: value) }
-        // Each `Wrapper<…>` has key type of its own: 20 nested, more than `StreamShapes.limit`.
+        // Each `Wrapper<…>` has key type of its own: 20 nested, more than `EncodingStreamShapes.limit`.
         let deep = wrap(
             wrap(
                 wrap(
@@ -251,7 +251,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         }
         // One sink for every value, as a writer keeps it: each streamed whole, never handed to the tree
         // (which would write the same bytes, so the bytes alone could not tell).
-        let sink = StreamSink()
+        let sink = EncodingStreamSink()
         for (depth, width) in [(0, 0), (1, 3), (4, 2), (3, 4), (6, 1)] {
             let value = [tree(depth, width), Node(name: "after", children: [], leaf: nil)]
             sink.restart()
@@ -275,7 +275,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         let keeper = EncoderKeeper()
         let bytes = try BodyEncoder().encodeJSON([keeper, keeper])
         #expect(String(decoding: bytes, as: UTF8.self) == #"[{"a":1},{"a":1}]"#)
-        weak let sink = (keeper.kept as? StreamEncoder)?.sink
+        weak let sink = (keeper.kept as? EncodingStream)?.sink
         #expect(sink != nil)
         for _ in 0..<2 {
             var late = try #require(keeper.kept).container(keyedBy: AnyKey.self)

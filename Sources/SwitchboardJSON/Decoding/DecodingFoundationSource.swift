@@ -11,7 +11,7 @@ import Foundation
 /// `NSNumber(1) as? Bool` succeeds and `true as? Int` is `1`, so the
 /// accessors look at the dynamic type (`Bool`, or the `CFBoolean` class that
 /// `NSNumber(value: true)` and `JSONSerialization` produce) before casting.
-struct FoundationSource: BodySource {
+struct DecodingFoundationSource: DecodingSource {
     typealias Value = Any
     typealias Object = [String: Any]
     typealias Array = [Any]
@@ -25,7 +25,7 @@ struct FoundationSource: BodySource {
         ObjectIdentifier(type(of: number)) == Self.booleanClass
     }
 
-    static var null: (source: FoundationSource, value: Any) { (FoundationSource(), NSNull()) }
+    static var null: (source: DecodingFoundationSource, value: Any) { (DecodingFoundationSource(), NSNull()) }
 
     @inline(__always)
     func isNull(_ value: Any) -> Bool {
@@ -57,7 +57,7 @@ struct FoundationSource: BodySource {
     }
 
     @inline(__always)
-    func number(_ value: Any) -> BodyNumber? {
+    func number(_ value: Any) -> DecodingNumber? {
         let type = type(of: value)
         if type == Int.self, let int = value as? Int { return .int(Int64(int)) }
         if type == NSNumber.self, let number = value as? NSNumber { return Self.plainNumber(number) }
@@ -82,7 +82,7 @@ struct FoundationSource: BodySource {
 
     /// An `NSNumber` known not to be a boolean (its class is exactly `NSNumber`).
     @inline(__always)
-    static func plainNumber(_ number: NSNumber) -> BodyNumber {
+    static func plainNumber(_ number: NSNumber) -> DecodingNumber {
         switch UInt8(bitPattern: number.objCType.pointee) {
         case UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
             return .int(number.int64Value)
@@ -96,19 +96,19 @@ struct FoundationSource: BodySource {
     }
 
     /// Any `NSNumber`: a boolean, a decimal number or a plain number.
-    static func anyNumber(_ number: NSNumber) -> SourceKind<FoundationSource> {
+    static func anyNumber(_ number: NSNumber) -> DecodingKind<DecodingFoundationSource> {
         if Self.isBooleanNumber(number) { return .bool(number.boolValue) }
         if let decimal = number as? NSDecimalNumber { return .number(.decimal(decimal.decimalValue)) }
         return .number(Self.plainNumber(number))
     }
 
     /// A `Float` by its own shortest digits (`0.1`, not `0.10000000149011612`).
-    static func floatNumber(_ value: Float) -> BodyNumber {
+    static func floatNumber(_ value: Float) -> DecodingNumber {
         guard value.isFinite, let double = Double(value.description) else { return .double(Double(value)) }
         return .double(double)
     }
 
-    func classify(_ value: Any) -> SourceKind<FoundationSource> {
+    func classify(_ value: Any) -> DecodingKind<DecodingFoundationSource> {
         let type = type(of: value)
         // The common shapes first, by exact type.
         if type == String.self, let string = value as? String { return .string(string) }
@@ -126,7 +126,7 @@ struct FoundationSource: BodySource {
 
     /// Class instances: `NSNull`, `NSNumber` (and `CFBoolean`, `NSDecimalNumber`),
     /// `NSString`, `NSDictionary`, `NSArray`, `NSDate`, `NSURL`.
-    private static func classifyObject(_ value: Any, _ type: any Any.Type) -> SourceKind<FoundationSource> {
+    private static func classifyObject(_ value: Any, _ type: any Any.Type) -> DecodingKind<DecodingFoundationSource> {
         if value is NSNull { return .null }
         if let number = value as? NSNumber { return Self.anyNumber(number) }
         if let string = value as? NSString { return .string(String(string)) }
@@ -142,10 +142,10 @@ struct FoundationSource: BodySource {
 
     /// Swift values: optionals, other number types, `Date`, `URL`, `Decimal`,
     /// typed collections and ``JSONValue``.
-    private static func classifyValue(_ value: Any, _ type: any Any.Type) -> SourceKind<FoundationSource> {
+    private static func classifyValue(_ value: Any, _ type: any Any.Type) -> DecodingKind<DecodingFoundationSource> {
         if let optional = value as? any OptionalValue {
             guard let wrapped = optional.wrappedAny else { return .null }
-            return FoundationSource().classify(wrapped)
+            return DecodingFoundationSource().classify(wrapped)
         }
         if type == Int64.self, let int = value as? Int64 { return .number(.int(int)) }
         if type == Int32.self, let int = value as? Int32 { return .number(.int(Int64(int))) }
@@ -169,7 +169,7 @@ struct FoundationSource: BodySource {
             switch json {
             case .array(let elements): return .array(elements.map { $0 as Any })
             case .object(let members): return .object(members.mapValues { $0 as Any })
-            default: return FoundationSource().classify(json.foundationValue)
+            default: return DecodingFoundationSource().classify(json.foundationValue)
             }
         }
         if let object = value as? [String: Any] { return .object(object) }
@@ -178,7 +178,7 @@ struct FoundationSource: BodySource {
     }
 
     @inline(__always)
-    func value(in object: [String: Any], forKey key: String, hint: inout MemberHint) -> Any? {
+    func value(in object: [String: Any], forKey key: String, hint: inout DecodingMemberHint) -> Any? {
         object[key]
     }
 

@@ -2,12 +2,12 @@ import Foundation
 
 /// One value on a ``JSONTape``: the entry's index.
 ///
-/// A value is only read through the ``TapeSource`` it came from, which the
+/// A value is only read through the ``DecodingTapeSource`` it came from, which the
 /// decoder holds (owning the tape) and every container keeps through its
 /// decoder: a value holds no reference, so passing it around counts none, and
 /// a decoder or container a user type keeps after `init(from:)` returns keeps
 /// the tape.
-struct TapeValue {
+struct DecodingTapeValue {
     let index: Int
 
     @inline(__always)
@@ -18,14 +18,14 @@ struct TapeValue {
 
 /// An array on a tape. Element `i` of a flat array (scalars only) is one
 /// step away; other arrays keep a cursor, so reading them in order is linear.
-struct TapeArray {
-    let value: TapeValue
+struct DecodingTapeArray {
+    let value: DecodingTapeValue
     let count: Int
-    let cursor: TapeCursor?
+    let cursor: DecodingTapeCursor?
 }
 
 /// Where the last element read of a non-flat array was.
-final class TapeCursor {
+final class DecodingTapeCursor {
     var element = 0
     var entry: Int
 
@@ -36,32 +36,32 @@ final class TapeCursor {
 
 /// Reads a ``JSONTape`` (what the strict byte reader produces) in place: no
 /// `Any` boxes, no ``JSONValue`` tree; strings are made when a field asks.
-struct TapeSource: BodySource {
-    typealias Value = TapeValue
-    typealias Object = TapeValue
-    typealias Array = TapeArray
+struct DecodingTapeSource: DecodingSource {
+    typealias Value = DecodingTapeValue
+    typealias Object = DecodingTapeValue
+    typealias Array = DecodingTapeArray
 
     /// The tape read (owned: the decoder holding this source keeps it alive).
     let tape: JSONTape
 
-    static var null: (source: TapeSource, value: TapeValue) { (TapeSource(tape: JSONTape.null), TapeValue(0)) }
+    static var null: (source: DecodingTapeSource, value: DecodingTapeValue) { (DecodingTapeSource(tape: JSONTape.null), DecodingTapeValue(0)) }
 
     @inline(__always)
-    func entry(_ value: TapeValue) -> JSONTape.Entry { tape.entries[value.index] }
+    func entry(_ value: DecodingTapeValue) -> JSONTape.Entry { tape.entries[value.index] }
 
     @inline(__always)
-    func isNull(_ value: TapeValue) -> Bool {
+    func isNull(_ value: DecodingTapeValue) -> Bool {
         entry(value).kind == JSONTape.Kind.null.rawValue
     }
 
     @inline(__always)
-    func string(_ value: TapeValue) -> String? {
+    func string(_ value: DecodingTapeValue) -> String? {
         guard entry(value).kind == JSONTape.Kind.string.rawValue else { return nil }
         return tape.string(value.index)
     }
 
     @inline(__always)
-    func bool(_ value: TapeValue) -> Bool? {
+    func bool(_ value: DecodingTapeValue) -> Bool? {
         switch entry(value).kind {
         case JSONTape.Kind.true.rawValue: return true
         case JSONTape.Kind.false.rawValue: return false
@@ -70,26 +70,26 @@ struct TapeSource: BodySource {
     }
 
     @inline(__always)
-    func number(_ value: TapeValue) -> BodyNumber? {
+    func number(_ value: DecodingTapeValue) -> DecodingNumber? {
         guard entry(value).kind == JSONTape.Kind.number.rawValue else { return nil }
         if let int = tape.smallInteger(value.index) { return .int(int) }
         return .text(JSONTape.validatedString(tape.text(value.index), isASCII: true))
     }
 
     @inline(__always)
-    func object(_ value: TapeValue) -> TapeValue? {
+    func object(_ value: DecodingTapeValue) -> DecodingTapeValue? {
         entry(value).kind == JSONTape.Kind.object.rawValue ? value : nil
     }
 
     @inline(__always)
-    func array(_ value: TapeValue) -> TapeArray? {
+    func array(_ value: DecodingTapeValue) -> DecodingTapeArray? {
         let entry = entry(value)
         guard entry.kind == JSONTape.Kind.array.rawValue else { return nil }
         let flat = entry.flags & JSONTape.Flags.flat != 0
-        return TapeArray(value: value, count: Int(entry.count), cursor: flat ? nil : TapeCursor(first: value.index + 1))
+        return DecodingTapeArray(value: value, count: Int(entry.count), cursor: flat ? nil : DecodingTapeCursor(first: value.index + 1))
     }
 
-    func classify(_ value: TapeValue) -> SourceKind<TapeSource> {
+    func classify(_ value: DecodingTapeValue) -> DecodingKind<DecodingTapeSource> {
         switch tape.kind(value.index) {
         case .null: return .null
         case .false: return .bool(false)
@@ -102,11 +102,11 @@ struct TapeSource: BodySource {
     }
 
     @inline(__always)
-    func value(in object: TapeValue, forKey key: String, hint: inout MemberHint) -> TapeValue? {
+    func value(in object: DecodingTapeValue, forKey key: String, hint: inout DecodingMemberHint) -> DecodingTapeValue? {
         let next = hint.next
         if next > 0, let found = tape.member(key, in: object.index, at: next) {
             hint.next = tape.next(found)
-            return TapeValue(found)
+            return DecodingTapeValue(found)
         }
         return unhintedValue(in: object, forKey: key, hint: &hint)
     }
@@ -118,29 +118,29 @@ struct TapeSource: BodySource {
     static var indexedMembers: Int { 64 }
 
     /// ``value(in:forKey:hint:)`` when the hint did not name the member: a scan of the object's
-    /// keys, counted, until a wide object scanned often is indexed (``MemberHint/index``; `next`
+    /// keys, counted, until a wide object scanned often is indexed (``DecodingMemberHint/index``; `next`
     /// is then -1, which sends every later lookup here).
     @inline(never)
-    func unhintedValue(in object: TapeValue, forKey key: String, hint: inout MemberHint) -> TapeValue? {
+    func unhintedValue(in object: DecodingTapeValue, forKey key: String, hint: inout DecodingMemberHint) -> DecodingTapeValue? {
         if hint.next >= 0 {
             hint.scans &+= 1
-            if hint.scans < TapeSource.scansBeforeIndexing || count(of: object) < TapeSource.indexedMembers {
+            if hint.scans < DecodingTapeSource.scansBeforeIndexing || count(of: object) < DecodingTapeSource.indexedMembers {
                 guard let found = tape.member(key, in: object.index) else { return nil }
                 hint.next = tape.next(found)
-                return TapeValue(found)
+                return DecodingTapeValue(found)
             }
             let index = memberIndex(of: object)
-            TapeSource.indexLock.withLock { _ in
+            DecodingTapeSource.indexLock.withLock { _ in
                 if hint.index == nil { hint.index = index }
                 hint.next = -1
             }
         }
-        let found = TapeSource.indexLock.withLock { _ in hint.index?[key] }
+        let found = DecodingTapeSource.indexLock.withLock { _ in hint.index?[key] }
         guard let found else { return nil }
-        return TapeValue(found)
+        return DecodingTapeValue(found)
     }
 
-    /// Guards ``MemberHint/index`` of every container. A container is not `Sendable`, but a
+    /// Guards ``DecodingMemberHint/index`` of every container. A container is not `Sendable`, but a
     /// user can still share one between threads (`nonisolated(unsafe)`): without the lock, two threads could store an index at
     /// once, or one read it while another replaced it, and free the dictionary twice. Taken
     /// only on an indexed object's lookups (one hash each already), never on the hinted path.
@@ -149,7 +149,7 @@ struct TapeSource: BodySource {
     /// The entry of each member's value of `object` by name (the first, were two names equal:
     /// the scanner rejects that).
     @inline(never)
-    func memberIndex(of object: TapeValue) -> [String: Int] {
+    func memberIndex(of object: DecodingTapeValue) -> [String: Int] {
         var index = [String: Int](minimumCapacity: count(of: object))
         forEachKey(of: object) { key in
             let name = tape.string(key)
@@ -158,30 +158,30 @@ struct TapeSource: BodySource {
         return index
     }
 
-    func keys(of object: TapeValue) -> [String] {
+    func keys(of object: DecodingTapeValue) -> [String] {
         var keys: [String] = []
         keys.reserveCapacity(Int(entry(object).count))
         forEachKey(of: object) { keys.append(tape.string($0)) }
         return keys
     }
 
-    func count(of object: TapeValue) -> Int {
+    func count(of object: DecodingTapeValue) -> Int {
         Int(entry(object).count)
     }
 
-    func forEachMember(of object: TapeValue, _ body: (String, TapeValue) throws -> Void) rethrows {
+    func forEachMember(of object: DecodingTapeValue, _ body: (String, DecodingTapeValue) throws -> Void) rethrows {
         let tape = self.tape
         var key = object.index + 1
         let end = Int(entry(object).length)
         while key < end {
-            try body(tape.string(key), TapeValue(key + 1))
+            try body(tape.string(key), DecodingTapeValue(key + 1))
             key = tape.next(key + 1)
         }
     }
 
     /// Every member a string: the dictionary is made in one step, its storage allocated by
     /// specialised code (see ``JSONTape/dictionary(_:of:)``).
-    func stringMembers(of object: TapeValue) -> [String: String]? {
+    func stringMembers(of object: DecodingTapeValue) -> [String: String]? {
         var value = object.index + 2
         let end = Int(entry(object).length)
         while value < end {
@@ -193,7 +193,7 @@ struct TapeSource: BodySource {
 
     /// Calls `body` with the entry index of every key of `object`.
     @inline(__always)
-    func forEachKey(of object: TapeValue, _ body: (Int) -> Void) {
+    func forEachKey(of object: DecodingTapeValue, _ body: (Int) -> Void) {
         var key = object.index + 1
         let end = Int(entry(object).length)
         while key < end {
@@ -203,13 +203,13 @@ struct TapeSource: BodySource {
     }
 
     @inline(__always)
-    func count(of array: TapeArray) -> Int {
+    func count(of array: DecodingTapeArray) -> Int {
         array.count
     }
 
     @inline(__always)
-    func element(of array: TapeArray, at index: Int) -> TapeValue {
-        guard let cursor = array.cursor else { return TapeValue(array.value.index + 1 + index) }
+    func element(of array: DecodingTapeArray, at index: Int) -> DecodingTapeValue {
+        guard let cursor = array.cursor else { return DecodingTapeValue(array.value.index + 1 + index) }
         if index < cursor.element {
             cursor.element = 0
             cursor.entry = array.value.index + 1
@@ -218,13 +218,13 @@ struct TapeSource: BodySource {
             cursor.entry = tape.next(cursor.entry)
             cursor.element += 1
         }
-        return TapeValue(cursor.entry)
+        return DecodingTapeValue(cursor.entry)
     }
 
     /// The tape converts a whole subtree to ``JSONValue`` directly, which is
     /// cheaper than member-by-member conversion through the decoder.
     @inline(__always)
-    func existingJSONValue(_ value: TapeValue, levels: Int) -> JSONValue? {
+    func existingJSONValue(_ value: DecodingTapeValue, levels: Int) -> JSONValue? {
         guard tape.nests(value.index, within: levels) else { return nil }
         return tape.jsonValue(value.index)
     }
@@ -234,9 +234,9 @@ extension BodyDecoder {
     /// Decodes `type` from the value at entry `index` of a tape, with the same
     /// rules as the other sources (the path starts at `body`).
     func decode<T: Decodable>(_ type: T.Type, fromTape tape: JSONTape, at index: Int) throws(BodyDecodingError) -> T {
-        let root = TapeValue(index)
+        let root = DecodingTapeValue(index)
         return try BodyDecoder.run {
-            try TapeDecoder(source: TapeSource(tape: tape), value: root, node: .root, options: options)
+            try DecodingTapeDecoder(source: DecodingTapeSource(tape: tape), value: root, node: .root, options: options)
                 .decodeValue(T.self, root, .root, .none)
         }
     }
@@ -248,7 +248,7 @@ extension BodyDecoder {
     ) throws(BodyDecodingError) -> T {
         return try BodyDecoder.run {
             try BodyDecoder.member(
-                T.self, at: key, of: TapeValue(index), in: TapeSource(tape: tape), decoder: TapeDecoder.self,
+                T.self, at: key, of: DecodingTapeValue(index), in: DecodingTapeSource(tape: tape), decoder: DecodingTapeDecoder.self,
                 options: options)
         }
     }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The `Encoder` of one value in a stream (see ``StreamSink``); also its single-value container.
-final class StreamEncoder: Encoder, SingleValueEncodingContainer {
-    let sink: StreamSink
-    /// Whether a container or a value was asked for (unchecked: see ``StreamSink``).
+/// The `Encoder` of one value in a stream (see ``EncodingStreamSink``); also its single-value container.
+final class EncodingStream: Encoder, SingleValueEncodingContainer {
+    let sink: EncodingStreamSink
+    /// Whether a container or a value was asked for (unchecked: see ``EncodingStreamSink``).
     @exclusivity(unchecked) var used = false
 
-    init(sink: StreamSink) {
+    init(sink: EncodingStreamSink) {
         self.sink = sink
     }
 
@@ -34,12 +34,12 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
         if sink.finished {
             // An encoder a value kept, used after its encode: a container of its own, not one a
             // maker would keep (holding the sink, which holds the maker, from then on).
-            return KeyedEncodingContainer(StreamKeyedContainer<Key>(sink: sink, level: level))
+            return KeyedEncodingContainer(EncodingStreamKeyedContainer<Key>(sink: sink, level: level))
         }
         if let found = sink.shapes.maker(for: Key.self) {
             return found.make(sink: sink, level: level)
         }
-        let maker = StreamKeyedMakerOf<Key>()
+        let maker = EncodingStreamKeyedMakerOf<Key>()
         sink.shapes.add(maker, for: Key.self)
         return maker.make(sink: sink, level: level)
     }
@@ -47,7 +47,7 @@ final class StreamEncoder: Encoder, SingleValueEncodingContainer {
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let level = sink.level
         if use() { sink.push(object: false) }
-        return StreamUnkeyedContainer(sink: sink, level: level)
+        return EncodingStreamUnkeyedContainer(sink: sink, level: level)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {

@@ -1,32 +1,32 @@
 import Foundation
 
-/// The `Decoder` of one decode, over any ``BodySource``; also its single-value container.
+/// The `Decoder` of one decode, over any ``DecodingSource``; also its single-value container.
 ///
 /// This is the one decoder front end: everything a `Decodable` type calls is
 /// implemented once, in the extension below, on top of the rules in
-/// ``DecoderCore``. A source binds it to a concrete class (`DecoderBindings.swift`:
-/// a subclass of `DecoderCore<Source>` that adopts this protocol and names its
+/// ``DecodingCore``. A source binds it to a concrete class (the end of this file:
+/// a subclass of `DecodingCore<Source>` that adopts this protocol and names its
 /// container types), so the witnesses `Decodable` code calls are specialised for
 /// that source.
 ///
 /// Everything a decoder or container holds is owned (the source's values keep
 /// their storage alive): a type that keeps its decoder or a container after
 /// `init(from:)` returns can go on using it safely.
-protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
-    associatedtype Source: BodySource
-    associatedtype Unkeyed: SourceUnkeyedContainer where Unkeyed.Owner == Self
+protocol DecodingFrontEnd: AnyObject, Decoder, SingleValueDecodingContainer {
+    associatedtype Source: DecodingSource
+    associatedtype Unkeyed: DecodingUnkeyedContainer where Unkeyed.Owner == Self
 
     /// Creates the decoder for `value` of `source`, found at `node`.
     init(source: Source, value: Source.Value, node: DecodingPath, options: DecodingOptions)
     /// The rules and the current value (this decoder itself).
-    var core: DecoderCore<Source> { get }
+    var core: DecodingCore<Source> { get }
     /// A keyed container of this source over `value`, at `node` (an error when `value`
     /// is not an object or nests too deep). Each decoder class implements it, so the
     /// check runs specialised for its source, without run-time metadata lookups.
     func keyedContainer<Key: CodingKey>(
         _ value: Source.Value, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key>
-    /// Decodes `T` from `value`, found at `component` below `node`. ``TapeDecoder``
+    /// Decodes `T` from `value`, found at `component` below `node`. ``DecodingTapeDecoder``
     /// implements it by calling ``decodeValueBody(_:_:_:_:)``, so the whole path (the
     /// special types, moving the decoder, `T(from:)`) runs with its concrete class and
     /// source: generic code over `T` (a container's `decode<T>`) makes one call here
@@ -34,7 +34,7 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     func decodeValue<T: Decodable>(
         _ type: T.Type, _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T
-    /// Decodes one of the types ``DecoderCore/isSpecial(_:)`` names. Each decoder
+    /// Decodes one of the types ``DecodingCore/isSpecial(_:)`` names. Each decoder
     /// class implements it by calling ``specialValue(_:_:_:_:)``, so the rules run
     /// specialised for its source (generic code over `T` calls it through here).
     func decodeSpecialValue<T: Decodable>(
@@ -42,18 +42,18 @@ protocol SourceDecoder: AnyObject, Decoder, SingleValueDecodingContainer {
     ) throws -> T
 }
 
-extension SourceDecoder {
+extension DecodingFrontEnd {
     var codingPath: [any CodingKey] { core.node.codingPath }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// The default (``TapeDecoder`` has its own, run with its concrete class).
+    /// The default (``DecodingTapeDecoder`` has its own, run with its concrete class).
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let core = self.core
         return try keyedContainer(core.value, core.node, keyedBy: Key.self)
     }
 
-    /// The default (``TapeDecoder`` has its own, run with its concrete class).
+    /// The default (``DecodingTapeDecoder`` has its own, run with its concrete class).
     func decodeValue<T: Decodable>(
         _ type: T.Type, _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> T {
@@ -119,7 +119,7 @@ extension SourceDecoder {
     ) throws -> T {
         // Only the special types go through `decodeSpecial`: its `T?` result costs a
         // runtime metadata lookup per call for a `T` the optimiser cannot see.
-        if DecoderCore<Source>.isSpecial(T.self) { return try decodeSpecialValue(T.self, value, node, component) }
+        if DecodingCore<Source>.isSpecial(T.self) { return try decodeSpecialValue(T.self, value, node, component) }
         return try decodeStructured(T.self, value, node, component)
     }
 
@@ -203,5 +203,121 @@ extension SourceDecoder {
     /// A decoder of its own for `value` of `source` at `node` (`superDecoder()`).
     func superDecoder(_ value: Source.Value, _ node: DecodingPath, source: Source) -> any Decoder {
         Self(source: source, value: value, node: node, options: core.options)
+    }
+}
+
+// The one decoder front end (`DecodingFrontEnd`, `DecodingKeyedContainer`,
+// `DecodingUnkeyedContainer`) bound to each source. These classes add the source
+// type, their stored fields and, for `decodeSpecialValue`, a method of their own
+// that runs the shared body with this concrete class: a protocol extension's
+// generic method would run over an unknown decoder, looking its source's types
+// up at run time. `DecodingTapeDecoder`, the wire's and the CLI's, does the same for
+// `container(keyedBy:)` and `decodeValue`; the Foundation one uses `DecodingFrontEnd`'s
+// default bodies.
+
+/// The decoder for one decode of a Foundation tree (`Any`).
+final class DecodingFoundationDecoder: DecodingCore<DecodingFoundationSource>, DecodingFrontEnd {
+    typealias Source = DecodingFoundationSource
+    typealias Unkeyed = DecodingFoundationUnkeyed
+    var core: DecodingCore<DecodingFoundationSource> { self }
+
+    func keyedContainer<Key: CodingKey>(
+        _ value: Any, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
+        DecodingKeyedTypes.container(
+            DecodingFoundationKeyedFields(decoder: self, object: try objectContainer(value, node), node: node),
+            keyedBy: Key.self, tables: Self.containerTypes)
+    }
+
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<DecodingKeyedTypes<DecodingFoundationKeyedFields>>()
+
+    @inline(never)
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type, _ value: Any, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try specialValue(T.self, value, node, component)
+    }
+}
+
+/// The decoder for one decode of JSON bytes, as the scanner parsed them.
+final class DecodingTapeDecoder: DecodingCore<DecodingTapeSource>, DecodingFrontEnd {
+    typealias Source = DecodingTapeSource
+    typealias Unkeyed = DecodingTapeUnkeyed
+    var core: DecodingCore<DecodingTapeSource> { self }
+
+    func keyedContainer<Key: CodingKey>(
+        _ value: DecodingTapeValue, _ node: DecodingPath, keyedBy type: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
+        DecodingKeyedTypes.container(
+            DecodingTapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node), keyedBy: Key.self,
+            tables: Self.containerTypes)
+    }
+
+    /// Each thread's keyed container types of this source, by key type.
+    static let containerTypes = ThreadSpare<DecodingKeyedTypes<DecodingTapeKeyedFields>>()
+
+    @inline(never)
+    func decodeSpecialValue<T: Decodable>(
+        _ type: T.Type, _ value: DecodingTapeValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try specialValue(T.self, value, node, component)
+    }
+
+    /// The top-level keyed container, made with this concrete class (see the note above).
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(value, node, keyedBy: Key.self)
+    }
+
+    /// ``DecodingFrontEnd/decodeValue(_:_:_:_:)`` run with this concrete class.
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: DecodingTapeValue, _ node: DecodingPath, _ component: DecodingStep
+    ) throws -> T {
+        try decodeValueBody(T.self, value, node, component)
+    }
+}
+
+/// What the keyed container of a Foundation tree object reads.
+final class DecodingFoundationKeyedFields: DecodingKeyedFields<DecodingFoundationDecoder>, DecodingMemberReader {}
+
+/// What the keyed container of an object in JSON bytes reads.
+final class DecodingTapeKeyedFields: DecodingKeyedFields<DecodingTapeDecoder>, DecodingMemberReader {}
+
+/// What an unkeyed container reads, shared by its copies (the position is each copy's own:
+/// ``DecodingUnkeyedContainer``).
+final class DecodingUnkeyedFields<Owner: DecodingFrontEnd> {
+    let decoder: Owner
+    /// The decode's source (the decoder's own; kept here so that reads borrow it).
+    let source: Owner.Source
+    let array: Owner.Source.Array
+    let node: DecodingPath
+    let total: Int
+
+    init(decoder: Owner, array: Owner.Source.Array, node: DecodingPath) {
+        self.decoder = decoder
+        self.array = array
+        self.node = node
+        self.source = decoder.core.source
+        self.total = source.count(of: array)
+    }
+}
+
+/// The unkeyed container of a Foundation tree array.
+struct DecodingFoundationUnkeyed: DecodingUnkeyedContainer {
+    let fields: DecodingUnkeyedFields<DecodingFoundationDecoder>
+    var currentIndex = 0
+
+    init(fields: DecodingUnkeyedFields<DecodingFoundationDecoder>) {
+        self.fields = fields
+    }
+}
+
+/// The unkeyed container of an array in JSON bytes.
+struct DecodingTapeUnkeyed: DecodingUnkeyedContainer {
+    let fields: DecodingUnkeyedFields<DecodingTapeDecoder>
+    var currentIndex = 0
+
+    init(fields: DecodingUnkeyedFields<DecodingTapeDecoder>) {
+        self.fields = fields
     }
 }

@@ -1,17 +1,17 @@
 import Foundation
 
 /// Where the decoder reads values from: one instance per decode, held by the
-/// decoder (``DecoderCore/source``), which every container keeps alive.
+/// decoder (``DecodingCore/source``), which every container keeps alive.
 ///
 /// The decoding rules (exact types, number ranges, null versus missing, error
-/// texts, depth) live once, in ``DecoderCore`` and the front end
-/// (``SourceDecoder``, ``SourceKeyedContainer``, ``SourceUnkeyedContainer``);
+/// texts, depth) live once, in ``DecodingCore`` and the front end
+/// (``DecodingFrontEnd``, ``DecodingKeyedContainer``, ``DecodingUnkeyedContainer``);
 /// a source only answers "what is this value?" questions about its own
 /// representation. Two sources exist, one per kind of body the router is handed
-/// on its hot paths: ``FoundationSource`` (`Any` trees from `JSONSerialization`,
-/// `WKScriptMessage.body` or hand-built dictionaries) and ``TapeSource`` (JSON bytes
+/// on its hot paths: ``DecodingFoundationSource`` (`Any` trees from `JSONSerialization`,
+/// `WKScriptMessage.body` or hand-built dictionaries) and ``DecodingTapeSource`` (JSON bytes
 /// as the strict scanner parsed them). A ``JSONValue`` (built in code, or from a
-/// fixture) is written onto a tape first and read by ``TapeSource``. A decoder owns its source (the tape, for bytes) and every
+/// fixture) is written onto a tape first and read by ``DecodingTapeSource``. A decoder owns its source (the tape, for bytes) and every
 /// container owns its decoder, so a `Decoder` or a container a user type keeps
 /// stays valid after the decode returns. A value is read only through the source
 /// it came from: a tape value is an entry index (no reference to count), a tree
@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Every accessor is exact: `bool` answers only for booleans, `number` only for
 /// numbers (never for booleans), `string` only for strings.
-protocol BodySource {
+protocol DecodingSource {
     /// One value of the tree.
     associatedtype Value
     /// An object (string keys).
@@ -36,13 +36,13 @@ protocol BodySource {
     /// `value` when it is a boolean (never for a number).
     func bool(_ value: Value) -> Bool?
     /// `value` when it is a number (never for a boolean).
-    func number(_ value: Value) -> BodyNumber?
+    func number(_ value: Value) -> DecodingNumber?
     /// `value` when it is an object.
     func object(_ value: Value) -> Object?
     /// `value` when it is an array.
     func array(_ value: Value) -> Array?
     /// What `value` is, for error messages and for the conversions that accept several kinds.
-    func classify(_ value: Value) -> SourceKind<Self>
+    func classify(_ value: Value) -> DecodingKind<Self>
 
     /// The member of `object` named `key`, if present (a present null is not `nil`).
     ///
@@ -50,7 +50,7 @@ protocol BodySource {
     /// use: the tape tries the member after the last one found first, as synthesised
     /// `init(from:)` asks in declaration order, and indexes a wide object asked in
     /// another order; the other sources ignore it.
-    func value(in object: Object, forKey key: String, hint: inout MemberHint) -> Value?
+    func value(in object: Object, forKey key: String, hint: inout DecodingMemberHint) -> Value?
     /// The member names of `object`.
     func keys(of object: Object) -> [String]
     /// The number of members of `object`.
@@ -71,7 +71,7 @@ protocol BodySource {
     func existingJSONValue(_ value: Value, levels: Int) -> JSONValue?
 }
 
-extension BodySource {
+extension DecodingSource {
     /// The default: one pass over the members.
     func stringMembers(of object: Object) -> [String: String]? {
         var result = [String: String](minimumCapacity: count(of: object))
@@ -87,9 +87,9 @@ extension BodySource {
     }
 }
 
-/// A keyed container's lookup state, for ``BodySource/value(in:forKey:hint:)`` (only
-/// ``TapeSource`` uses it).
-struct MemberHint {
+/// A keyed container's lookup state, for ``DecodingSource/value(in:forKey:hint:)`` (only
+/// ``DecodingTapeSource`` uses it).
+struct DecodingMemberHint {
     /// The entry of the key to try first (0: none): the one after the last member found;
     /// -1 once ``index`` is made.
     var next = 0
@@ -103,10 +103,10 @@ struct MemberHint {
 }
 
 /// What a source value is.
-enum SourceKind<Source: BodySource> {
+enum DecodingKind<Source: DecodingSource> {
     case null
     case bool(Bool)
-    case number(BodyNumber)
+    case number(DecodingNumber)
     case string(String)
     case array(Source.Array)
     case object(Source.Object)

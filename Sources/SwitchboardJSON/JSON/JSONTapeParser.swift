@@ -10,13 +10,13 @@
 
 /// Per-thread buffers the parser grows once and reuses: the entry buffer and
 /// the stack of open containers. Only the finished tape is allocated per document.
-final class TapeScratch {
+final class JSONTapeScratch {
     var entries: UnsafeMutablePointer<JSONTape.Entry>
     var entryCapacity: Int
     var stack: UnsafeMutablePointer<Int32>
     var stackCapacity: Int
     /// Why the last scan stopped, when it did (set only on the error path).
-    var failure = ScanFailure.noValue
+    var failure = JSONScanFailure.noValue
 
     init() {
         entryCapacity = 256
@@ -50,13 +50,13 @@ final class TapeScratch {
     }
 
     /// Each thread's scratch, kept between parses.
-    private static let spare = ThreadSpare<TapeScratch>()
+    private static let spare = ThreadSpare<JSONTapeScratch>()
 
     /// Runs `body` with this thread's scratch. The scratch is taken out while
     /// in use (a nested parse would get a fresh one), and not kept when one huge
     /// document made it large, so memory stays flat.
-    static func withThreadScratch<R>(_ body: (TapeScratch) -> R) -> R {
-        let scratch = spare.take() ?? TapeScratch()
+    static func withThreadScratch<R>(_ body: (JSONTapeScratch) -> R) -> R {
+        let scratch = spare.take() ?? JSONTapeScratch()
         let result = body(scratch)
         if scratch.entryCapacity <= 1 << 16, scratch.stackCapacity <= 1 << 12 {
             spare.keep(scratch)
@@ -76,16 +76,16 @@ private let backslash = UInt8(ascii: "\\")
 /// in the scratch's `failure` what it found wrong and where (only then: valid
 /// input pays nothing for the messages). ``error()`` turns that into the
 /// ``JSONReadError`` users see.
-struct TapeParser {
+struct JSONTapeParser {
     let input: UnsafeBufferPointer<UInt8>
     let base: UnsafePointer<UInt8>
     let count: Int
     let maxDepth: Int
-    let scratch: TapeScratch
+    let scratch: JSONTapeScratch
     var position = 0
     var entryCount = 0
 
-    init(input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maxDepth: Int, scratch: TapeScratch) {
+    init(input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maxDepth: Int, scratch: JSONTapeScratch) {
         self.input = input
         self.base = base
         self.count = input.count
@@ -100,7 +100,7 @@ struct TapeParser {
     /// Records why the scan stops; returns `false` (for `return fail(…)`). (In the
     /// scratch object, not in the parser: the parser's fields stay in registers.)
     @inline(never)
-    func fail(_ failure: ScanFailure) -> Bool {
+    func fail(_ failure: JSONScanFailure) -> Bool {
         scratch.failure = failure
         return false
     }

@@ -2,48 +2,48 @@ import Foundation
 
 /// The `Encoder` behind ``BodyEncoder``: one per encoded value that is not a
 /// primitive, also serving as its single-value container.
-final class NodeEncoder: Encoder, SingleValueEncodingContainer {
+final class EncodingTreeEncoder: Encoder, SingleValueEncodingContainer {
     let state: EncodingState
-    let path: PathNode?
+    let path: EncodingPathNode?
     /// What the value encoded to, once it has.
-    var node: EncodedNode?
+    var node: EncodingNode?
 
-    init(state: EncodingState, path: PathNode?) {
+    init(state: EncodingState, path: EncodingPathNode?) {
         self.state = state
         self.path = path
     }
 
-    var codingPath: [any CodingKey] { PathNode.keys(path) }
+    var codingPath: [any CodingKey] { EncodingPathNode.keys(path) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let object: ObjectNode
+        let object: EncodingObjectNode
         switch node {
         case .object(let existing)?:
             object = existing
         case nil:
-            object = ObjectNode()
+            object = EncodingObjectNode()
             node = .object(object)
         default:
             state.record("asked for a keyed container after encoding another kind of value", at: path)
-            object = ObjectNode()
+            object = EncodingObjectNode()
         }
-        return KeyedEncodingContainer(NodeKeyedContainer<Key>(state: state, path: path, object: object))
+        return KeyedEncodingContainer(EncodingTreeKeyedContainer<Key>(state: state, path: path, object: object))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let array: ArrayNode
+        let array: EncodingArrayNode
         switch node {
         case .array(let existing)?:
             array = existing
         case nil:
-            array = ArrayNode()
+            array = EncodingArrayNode()
             node = .array(array)
         default:
             state.record("asked for an unkeyed container after encoding another kind of value", at: path)
-            array = ArrayNode()
+            array = EncodingArrayNode()
         }
-        return NodeUnkeyedContainer(state: state, path: path, array: array)
+        return EncodingTreeUnkeyedContainer(state: state, path: path, array: array)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -52,7 +52,7 @@ final class NodeEncoder: Encoder, SingleValueEncodingContainer {
 
     // MARK: SingleValueEncodingContainer
 
-    private func set(_ value: EncodedNode) {
+    private func set(_ value: EncodingNode) {
         guard node == nil else {
             state.record("encoded a second value into a single-value container", at: path)
             return
@@ -80,13 +80,13 @@ final class NodeEncoder: Encoder, SingleValueEncodingContainer {
     }
 }
 
-/// A keyed container writing into an ``ObjectNode``.
-struct NodeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+/// A keyed container writing into an ``EncodingObjectNode``.
+struct EncodingTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let state: EncodingState
-    let path: PathNode?
-    let object: ObjectNode
+    let path: EncodingPathNode?
+    let object: EncodingObjectNode
 
-    var codingPath: [any CodingKey] { PathNode.keys(path) }
+    var codingPath: [any CodingKey] { EncodingPathNode.keys(path) }
 
     mutating func encodeNil(forKey key: Key) throws { object.set(.null, forKey: key.stringValue) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(.bool(value), forKey: key.stringValue) }
@@ -134,25 +134,25 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = ObjectNode()
+        let nested = EncodingObjectNode()
         guard let nestedPath = state.nestedPath(path, key) else {
-            return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
+            return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
         }
         object.set(.object(nested), forKey: key.stringValue)
-        return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
+        return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = ArrayNode()
+        let nested = EncodingArrayNode()
         guard let nestedPath = state.nestedPath(path, key) else {
-            return NodeUnkeyedContainer(state: state, path: path, array: nested)
+            return EncodingTreeUnkeyedContainer(state: state, path: path, array: nested)
         }
         object.set(.array(nested), forKey: key.stringValue)
-        return NodeUnkeyedContainer(state: state, path: nestedPath, array: nested)
+        return EncodingTreeUnkeyedContainer(state: state, path: nestedPath, array: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        superEncoder(key: SuperKey())
+        superEncoder(key: EncodingSuperKey())
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -160,23 +160,23 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func superEncoder(key: any CodingKey) -> any Encoder {
-        guard let nestedPath = state.nestedPath(path, key) else { return NodeEncoder(state: state, path: path) }
-        let encoder = NodeEncoder(state: state, path: nestedPath)
+        guard let nestedPath = state.nestedPath(path, key) else { return EncodingTreeEncoder(state: state, path: path) }
+        let encoder = EncodingTreeEncoder(state: state, path: nestedPath)
         object.set(.deferred(encoder), forKey: key.stringValue)
         return encoder
     }
 }
 
-/// An unkeyed container appending to an ``ArrayNode``.
-struct NodeUnkeyedContainer: UnkeyedEncodingContainer {
+/// An unkeyed container appending to an ``EncodingArrayNode``.
+struct EncodingTreeUnkeyedContainer: UnkeyedEncodingContainer {
     let state: EncodingState
-    let path: PathNode?
-    let array: ArrayNode
+    let path: EncodingPathNode?
+    let array: EncodingArrayNode
 
-    var codingPath: [any CodingKey] { PathNode.keys(path) }
+    var codingPath: [any CodingKey] { EncodingPathNode.keys(path) }
     var count: Int { array.elements.count }
 
-    private var nextKey: IndexKey { IndexKey(array.elements.count) }
+    private var nextKey: EncodingIndexKey { EncodingIndexKey(array.elements.count) }
 
     mutating func encodeNil() throws { array.elements.append(.null) }
     mutating func encode(_ value: Bool) throws { array.elements.append(.bool(value)) }
@@ -204,26 +204,26 @@ struct NodeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = ObjectNode()
+        let nested = EncodingObjectNode()
         guard let nestedPath = state.nestedPath(path, nextKey) else {
-            return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
+            return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
         }
         array.elements.append(.object(nested))
-        return KeyedEncodingContainer(NodeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
+        return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let nested = ArrayNode()
+        let nested = EncodingArrayNode()
         guard let nestedPath = state.nestedPath(path, nextKey) else {
-            return NodeUnkeyedContainer(state: state, path: path, array: nested)
+            return EncodingTreeUnkeyedContainer(state: state, path: path, array: nested)
         }
         array.elements.append(.array(nested))
-        return NodeUnkeyedContainer(state: state, path: nestedPath, array: nested)
+        return EncodingTreeUnkeyedContainer(state: state, path: nestedPath, array: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        guard let nestedPath = state.nestedPath(path, nextKey) else { return NodeEncoder(state: state, path: path) }
-        let encoder = NodeEncoder(state: state, path: nestedPath)
+        guard let nestedPath = state.nestedPath(path, nextKey) else { return EncodingTreeEncoder(state: state, path: path) }
+        let encoder = EncodingTreeEncoder(state: state, path: nestedPath)
         array.elements.append(.deferred(encoder))
         return encoder
     }

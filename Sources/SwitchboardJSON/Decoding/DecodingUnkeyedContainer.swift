@@ -1,32 +1,32 @@
 import Foundation
 
-/// The unkeyed container over an array of any ``BodySource``: implemented once,
-/// in the extension below; a source binds it to a struct (`DecoderBindings.swift`).
+/// The unkeyed container over an array of any ``DecodingSource``: implemented once,
+/// in the extension below; a source binds it to a struct (at the end of `DecodingFrontEnd.swift`).
 ///
 /// A value, as Foundation's containers are: what it reads (its decoder, its array)
-/// is in one shared ``UnkeyedContainerFields``, its position is its own, so a copy
+/// is in one shared ``DecodingUnkeyedFields``, its position is its own, so a copy
 /// moves on its own (the "peek with a copy" idiom: decode an element's kind through
 /// a copy, then the element through the original). Two words: held inline by the
 /// `any UnkeyedDecodingContainer` it is handed out as, with no box of its own. It
 /// owns its fields, which own the decoder and the array, so one a user type keeps
 /// stays valid.
-protocol SourceUnkeyedContainer: UnkeyedDecodingContainer {
-    associatedtype Owner: SourceDecoder
+protocol DecodingUnkeyedContainer: UnkeyedDecodingContainer {
+    associatedtype Owner: DecodingFrontEnd
     typealias Source = Owner.Source
 
     /// Creates the container at the first element of what `fields` reads.
-    init(fields: UnkeyedContainerFields<Owner>)
+    init(fields: DecodingUnkeyedFields<Owner>)
     /// What the container reads.
-    var fields: UnkeyedContainerFields<Owner> { get }
+    var fields: DecodingUnkeyedFields<Owner> { get }
     /// The index of the next element.
     var currentIndex: Int { get set }
 }
 
-extension SourceUnkeyedContainer {
+extension DecodingUnkeyedContainer {
     /// Creates the container over `array`, at `node`.
     @inline(__always)
     init(decoder: Owner, array: Source.Array, node: DecodingPath) {
-        self.init(fields: UnkeyedContainerFields(decoder: decoder, array: array, node: node))
+        self.init(fields: DecodingUnkeyedFields(decoder: decoder, array: array, node: node))
     }
 
     /// The decode this container belongs to.

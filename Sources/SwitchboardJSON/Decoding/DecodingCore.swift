@@ -1,6 +1,6 @@
 import Foundation
 
-// The decoding rules, generic over where values come from (see `BodySource`).
+// The decoding rules, generic over where values come from (see `DecodingSource`).
 //
 // Shape borrowed from swift-foundation's JSONDecoder: one decoder object per
 // decode, which is also the single-value container; keyed and unkeyed
@@ -9,15 +9,15 @@ import Foundation
 // Bool and Double decoded without going through `Decodable`.
 //
 // The rules live here once, and the `Decoder` and containers that `Decodable`
-// code calls live once, as protocol extensions (`SourceDecoder`,
-// `SourceKeyedContainer`, `SourceUnkeyedContainer`). Each source binds them to
-// concrete classes in a few lines (`DecoderBindings.swift`), so that the
+// code calls live once, as protocol extensions (`DecodingFrontEnd`,
+// `DecodingKeyedContainer`, `DecodingUnkeyedContainer`). Each source binds them to
+// concrete classes in a few lines (at the end of `DecodingFrontEnd.swift`), so that the
 // protocol witnesses `Decodable` code calls are specialised for the source (a
 // witness of a type generic over the source would run unspecialised: every
 // value access an indirect, metadata-driven call).
 
 /// The state and rules of one decode of one tree.
-class DecoderCore<Source: BodySource> {
+class DecodingCore<Source: DecodingSource> {
     // `@exclusivity(unchecked)`: `value` and `node` are read and written in short
     // accesses by the decoder's own code; a type's `init(from:)` runs between them
     // (`decodeStructured` sets them, calls it, and sets them back), never inside
@@ -157,10 +157,10 @@ class DecoderCore<Source: BodySource> {
         _ value: Source.Value,
         _ node: DecodingPath,
         _ component: DecodingStep,
-        _ convert: (BodyNumber) -> T?
+        _ convert: (DecodingNumber) -> T?
     ) throws -> T {
         if options.lenient, let string = source.string(value), JSONNumber.isValid(string.utf8) {
-            let number = BodyNumber.text(string)
+            let number = DecodingNumber.text(string)
             if let result = convert(number) { return result }
             throw notRepresentable(number, as: T.self, node, component)
         }
@@ -229,7 +229,7 @@ class DecoderCore<Source: BodySource> {
 
     // MARK: Any Decodable
 
-    /// Whether `T` is one of the types ``SourceDecoder/specialValue(_:_:_:_:)`` decodes without
+    /// Whether `T` is one of the types ``DecodingFrontEnd/specialValue(_:_:_:_:)`` decodes without
     /// their own `init(from:)` (metatype comparisons only): the scalars (when they arrive
     /// through a generic path, as `[String: String]` members do), ``JSONValue`` (converted
     /// straight from the tree), `Date`, `URL`, `Decimal`, `Data`, and `[String: String]` and
@@ -299,12 +299,12 @@ class DecoderCore<Source: BodySource> {
     private final func jsonValueIteratively(
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep
     ) throws -> JSONValue {
-        var open: JSONBuildFrame<Source>
+        var open: DecodingJSONFrame<Source>
         switch try jsonStart(value, node, component, key: nil) {
         case .done(let scalar): return scalar
         case .open(let frame): open = frame
         }
-        var stack: [JSONBuildFrame<Source>] = []
+        var stack: [DecodingJSONFrame<Source>] = []
         while true {
             if let (child, step, key) = open.nextChild() {
                 switch try jsonStart(child, open.node, step, key: key) {
@@ -328,15 +328,15 @@ class DecoderCore<Source: BodySource> {
     /// at `node.appending(component)`, within the depth limit.
     private final func jsonStart(
         _ value: Source.Value, _ node: DecodingPath, _ component: DecodingStep, key: String?
-    ) throws -> JSONStart<Source> {
+    ) throws -> DecodingJSONStart<Source> {
         if let existing = existingJSONValue(value, depth: node.depth(appending: component)) { return .done(existing) }
         return try jsonStart(source.classify(value), node, component, key: key)
     }
 
     /// ``jsonStart(_:_:_:key:)`` for a value already classified.
     private final func jsonStart(
-        _ kind: SourceKind<Source>, _ node: DecodingPath, _ component: DecodingStep, key: String?
-    ) throws -> JSONStart<Source> {
+        _ kind: DecodingKind<Source>, _ node: DecodingPath, _ component: DecodingStep, key: String?
+    ) throws -> DecodingJSONStart<Source> {
         switch kind {
         case .null:
             return .done(.null)
@@ -369,11 +369,11 @@ class DecoderCore<Source: BodySource> {
         case .array(let array):
             let child = node.appending(component)
             try checkDepth(child)
-            return .open(JSONBuildFrame(source: source, array: array, node: child, key: key))
+            return .open(DecodingJSONFrame(source: source, array: array, node: child, key: key))
         case .object(let object):
             let child = node.appending(component)
             try checkDepth(child)
-            return .open(JSONBuildFrame(source: source, object: object, node: child, key: key))
+            return .open(DecodingJSONFrame(source: source, object: object, node: child, key: key))
         case .other:
             throw mismatch(JSONValue.self, kind, node, component)
         }
@@ -417,7 +417,7 @@ class DecoderCore<Source: BodySource> {
         var members: [String: JSONValue] = [:]
         members.reserveCapacity(source.count(of: object))
         try source.forEachMember(of: object) { key, member in
-            members[key] = try jsonValue(member, node, .key(MemberKey(key)))
+            members[key] = try jsonValue(member, node, .key(DecodingMemberKey(key)))
         }
         return members
     }
@@ -447,7 +447,7 @@ class DecoderCore<Source: BodySource> {
 
     final func mismatch(
         _ type: any Any.Type,
-        _ kind: SourceKind<Source>,
+        _ kind: DecodingKind<Source>,
         _ node: DecodingPath,
         _ component: DecodingStep
     ) -> DecodingError {
@@ -470,7 +470,7 @@ class DecoderCore<Source: BodySource> {
 
     /// A number outside the range (or precision) of the type it decodes as.
     final func notRepresentable(
-        _ number: BodyNumber, as type: any Any.Type, _ node: DecodingPath, _ component: DecodingStep
+        _ number: DecodingNumber, as type: any Any.Type, _ node: DecodingPath, _ component: DecodingStep
     ) -> DecodingError {
         .dataCorrupted(
             .init(
@@ -485,14 +485,14 @@ class DecoderCore<Source: BodySource> {
     }
 }
 
-/// One step of ``DecoderCore/jsonValue(_:_:_:)``: a finished value, or a container to fill.
-enum JSONStart<Source: BodySource> {
+/// One step of ``DecodingCore/jsonValue(_:_:_:)``: a finished value, or a container to fill.
+enum DecodingJSONStart<Source: DecodingSource> {
     case done(JSONValue)
-    case open(JSONBuildFrame<Source>)
+    case open(DecodingJSONFrame<Source>)
 }
 
 /// An array or object of the source being converted to a ``JSONValue``.
-final class JSONBuildFrame<Source: BodySource> {
+final class DecodingJSONFrame<Source: DecodingSource> {
     /// Where the container is (its children's errors and depth are counted from here).
     let node: DecodingPath
     /// The container's key in its parent object, if its parent is an object.
@@ -535,7 +535,7 @@ final class JSONBuildFrame<Source: BodySource> {
         guard next < members.count else { return nil }
         defer { next += 1 }
         let member = members[next]
-        return (member.value, .key(MemberKey(member.key)), member.key)
+        return (member.value, .key(DecodingMemberKey(member.key)), member.key)
     }
 
     /// Adds a converted child.

@@ -1,9 +1,9 @@
-// Why the scanner (`TapeParser`) stopped, and the `JSONReadError` users see for it.
+// Why the scanner (`JSONTapeParser`) stopped, and the `JSONReadError` users see for it.
 // The scanner only records what and where; the words are put together here, on the
 // error path, looking at no more of the input than the bytes they name.
 
 /// Why a scan stopped and where (byte offsets into the input).
-enum ScanFailure {
+enum JSONScanFailure {
     /// What the scanner looked for where it found something else, or the end.
     enum Expected {
         case value, keyOrClose, key, colon, commaOrBrace, commaOrBracket
@@ -59,7 +59,7 @@ enum ScanFailure {
     case invalidUTF8(at: Int)
 }
 
-extension TapeParser {
+extension JSONTapeParser {
     /// The error for the scratch's `failure`, with what and where.
     func error() -> JSONReadError {
         switch scratch.failure {

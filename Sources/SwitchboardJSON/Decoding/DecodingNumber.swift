@@ -6,7 +6,7 @@ import Foundation
 /// its range (`2.0` → `2`; `2.5`, `1e30`, `-1` as `UInt` → `nil`), `Double` and
 /// `Float` accept any finite value of their magnitude (integers included), and
 /// `Decimal` keeps the digits.
-enum BodyNumber {
+enum DecodingNumber {
     case int(Int64)
     case uint(UInt64)
     case double(Double)
@@ -50,12 +50,12 @@ enum BodyNumber {
         case .int(let value): return T(exactly: value)
         case .uint(let value): return T(exactly: value)
         case .double(let value): return value.isFinite ? T(exactly: value) : nil
-        case .decimal(let value): return BodyNumber.integer(T.self, fromDecimal: value)
+        case .decimal(let value): return DecodingNumber.integer(T.self, fromDecimal: value)
         case .text(let text):
             if let value = T(text) { return value }
             // Read digit by digit, exactly (`2.0`, `1e3`, `0e200`, `100e-130`): `Decimal(string:)`
             // keeps only 38 digits, so `1.000…0001` would pass as 1, and refuses large exponents.
-            return BodyNumber.Digits(text)?.integer(T.self)
+            return DecodingNumber.Digits(text)?.integer(T.self)
         }
     }
 
@@ -77,7 +77,7 @@ enum BodyNumber {
         case .decimal(let value): return value.isNaN ? nil : Double(value.description)
         case .text(let text):
             guard let value = Double(text), value.isFinite else { return nil }
-            if value == 0, BodyNumber.hasNonZeroDigit(text) { return nil }
+            if value == 0, DecodingNumber.hasNonZeroDigit(text) { return nil }
             return value
         }
     }
@@ -97,7 +97,7 @@ enum BodyNumber {
         }
         guard let result, let source, result.isFinite, source.isFinite else { return nil }
         if result == 0, source != 0 { return nil }
-        if case .text(let text) = self, result == 0, BodyNumber.hasNonZeroDigit(text) { return nil }
+        if case .text(let text) = self, result == 0, DecodingNumber.hasNonZeroDigit(text) { return nil }
         return result
     }
 
@@ -113,7 +113,7 @@ enum BodyNumber {
         case .text(let text):
             if let value = Decimal(string: text, locale: nil), !value.isNaN { return value }
             // `0e200` is zero and `1e128` is `10e127`, which `Decimal(string:)` refuses as written.
-            return BodyNumber.Digits(text)?.decimal
+            return DecodingNumber.Digits(text)?.decimal
         }
     }
 

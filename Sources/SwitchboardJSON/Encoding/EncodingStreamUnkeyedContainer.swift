@@ -1,12 +1,12 @@
-/// An unkeyed container of a stream (see ``StreamSink``): elements are written as they are
+/// An unkeyed container of a stream (see ``EncodingStreamSink``): elements are written as they are
 /// encoded, every concrete `encode` by a method of its own (none through a generic default).
-struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
-    let sink: StreamSink
+struct EncodingStreamUnkeyedContainer: UnkeyedEncodingContainer {
+    let sink: EncodingStreamSink
     /// How many containers were open below this one.
     let level: Int
     private(set) var count = 0
 
-    init(sink: StreamSink, level: Int) {
+    init(sink: EncodingStreamSink, level: Int) {
         self.sink = sink
         self.level = level
     }
@@ -107,16 +107,16 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
         sink.failed = true
-        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(sink: sink, level: -2))
+        return KeyedEncodingContainer(EncodingStreamKeyedContainer<NestedKey>(sink: sink, level: -2))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         sink.failed = true
-        return StreamUnkeyedContainer(sink: sink, level: -2)
+        return EncodingStreamUnkeyedContainer(sink: sink, level: -2)
     }
 
     mutating func superEncoder() -> any Encoder {
         sink.failed = true
-        return StreamEncoder(sink: sink)
+        return EncodingStream(sink: sink)
     }
 }

@@ -15,11 +15,11 @@ import Foundation
 // container a value keeps and writes through while a later container of its kind
 // is the innermost open one at its depth (a sibling's, say) writes into that one,
 // as the stream's containers are their depth and kind (a keyed one is even handed
-// out again for the next value, `StreamKeyedMaker`); the tree writes into the one
+// out again for the next value, `EncodingStreamKeyedMaker`); the tree writes into the one
 // it was made for.
 
 /// The stream gave up: encode through the tree instead.
-struct StreamFallback: Error {}
+struct EncodingStreamFallback: Error {}
 
 /// The state of one streamed encode: the bytes, and the open containers.
 ///
@@ -31,7 +31,7 @@ struct StreamFallback: Error {}
 /// this file's code, which calls no user code while it lasts (a value's
 /// `encode(to:)` runs between accesses, never inside one), so no two can overlap,
 /// and the run-time checks, made on every member written, would be pure cost.
-final class StreamSink {
+final class EncodingStreamSink {
     /// One open container.
     struct Frame {
         /// Whether it is an object (else an array).
@@ -53,7 +53,7 @@ final class StreamSink {
 
     @exclusivity(unchecked) var writer: JSONWriter
     /// The open containers but the innermost (``top``), innermost last.
-    let frames = StreamStack<Frame>(capacity: 8)
+    let frames = EncodingStreamStack<Frame>(capacity: 8)
     /// The innermost open container (a placeholder when none is open): kept out of
     /// ``frames`` because every member reads and updates it.
     @exclusivity(unchecked) private var top = Frame(isObject: false, keyStart: 0, keyBits: 0)
@@ -73,10 +73,10 @@ final class StreamSink {
     /// The keys written into the open objects, in order. A key repeats another exactly when
     /// their escaped texts are the same bytes (escaping is one-to-one), so no `String` is
     /// kept or compared.
-    let keySpans = StreamStack<KeySpan>(capacity: 32)
+    let keySpans = EncodingStreamStack<KeySpan>(capacity: 32)
     /// The keys of each open object with more than ``indexedKeys`` members, outermost first, in
-    /// the first ``openKeyIndexes`` (see ``StreamKeyIndex``); the others are kept for reuse.
-    private var keyIndexes: [StreamKeyIndex] = []
+    /// the first ``openKeyIndexes`` (see ``EncodingStreamKeyIndex``); the others are kept for reuse.
+    private var keyIndexes: [EncodingStreamKeyIndex] = []
     /// The number of open objects with more than ``indexedKeys`` members.
     @exclusivity(unchecked) private var openKeyIndexes = 0
     /// Where the keys of the innermost of them begin in ``keySpans`` (`-1` when there is none):
@@ -88,14 +88,14 @@ final class StreamSink {
     static let indexedKeys = 32
     /// An encoder whose value is done and that nothing else holds, for the next value
     /// (see ``write(_:)``); dropped when the encode is over.
-    @exclusivity(unchecked) var spare: StreamEncoder?
+    @exclusivity(unchecked) var spare: EncodingStream?
     /// Set where the `Encoder` API cannot throw; the encode is redone through the tree.
     @exclusivity(unchecked) var failed = false
     /// Set once the encode is over: an encoder or container a value kept is still safe
     /// to use, and what it writes goes nowhere (as with the tree encoder).
     @exclusivity(unchecked) var finished = false
     /// The types ``write(_:)`` has looked up, and which of them are arrays it writes itself.
-    let shapes = StreamShapes()
+    let shapes = EncodingStreamShapes()
 
     /// A sink with a placeholder writer: the caller swaps its writer in and out
     /// (``BodyEncoder/encodeJSON(_:into:)``), so the bytes go straight where they belong.
@@ -199,7 +199,7 @@ final class StreamSink {
     private func note(_ begin: Int, _ end: Int) throws {
         let bit = keyBit(begin, end)
         let members = keySpans.count &- top.keyStart
-        if _slowPath(members >= StreamSink.indexedKeys) { return try noteIndexed(begin, end, members: members) }
+        if _slowPath(members >= EncodingStreamSink.indexedKeys) { return try noteIndexed(begin, end, members: members) }
         if top.keyBits & bit != 0, isRepeat(begin, end, from: top.keyStart) { throw giveUp() }
         top.keyBits |= bit
         keySpans.append(KeySpan(begin: begin, end: end))
@@ -217,8 +217,8 @@ final class StreamSink {
     /// its key index (made, with the object's first keys, when `members` is exactly that).
     private func noteIndexed(_ begin: Int, _ end: Int, members: Int) throws {
         let base = writer.storage.base
-        if members == StreamSink.indexedKeys {
-            if openKeyIndexes == keyIndexes.count { keyIndexes.append(StreamKeyIndex()) }
+        if members == EncodingStreamSink.indexedKeys {
+            if openKeyIndexes == keyIndexes.count { keyIndexes.append(EncodingStreamKeyIndex()) }
             openKeyIndexes &+= 1
             let keyIndex = keyIndexes[openKeyIndexes &- 1]
             keyIndex.keyStart = top.keyStart
@@ -226,11 +226,11 @@ final class StreamSink {
             for position in top.keyStart..<keySpans.count {
                 let span = keySpans[position]
                 let bytes = UnsafeRawBufferPointer(start: base + span.begin, count: span.end &- span.begin)
-                keyIndex.insert(position: position, hash: StreamKeyIndex.hash(bytes))
+                keyIndex.insert(position: position, hash: EncodingStreamKeyIndex.hash(bytes))
             }
         }
         let length = end &- begin
-        let hash = StreamKeyIndex.hash(UnsafeRawBufferPointer(start: base + begin, count: length))
+        let hash = EncodingStreamKeyIndex.hash(UnsafeRawBufferPointer(start: base + begin, count: length))
         let start = top.keyStart
         let spans = keySpans
         let keyIndex = keyIndexes[openKeyIndexes &- 1]
@@ -280,28 +280,28 @@ final class StreamSink {
     }
 
     /// Marks the stream failed (so a caller that catches the error cannot go on) and returns the error.
-    func giveUp() -> StreamFallback {
+    func giveUp() -> EncodingStreamFallback {
         failed = true
-        return StreamFallback()
+        return EncodingStreamFallback()
     }
 
     /// Writes one value: the scalars and the types the tree encoder treats specially
-    /// directly, arrays element by element (``StreamArray``), anything else through its
+    /// directly, arrays element by element (``EncodingStreamArray``), anything else through its
     /// `encode(to:)` with a new encoder.
     func write<T: Encodable>(_ value: T) throws {
         // `T` is checked first, so each cast below is of a value to its own type.
         let type = T.self
-        if type == String.self { return writer.write(StreamSink.identity(value, as: String.self)) }
-        if type == JSONValue.self { return writer.write(StreamSink.identity(value, as: JSONValue.self)) }
-        if type == Int.self { return writer.write(StreamSink.identity(value, as: Int.self)) }
-        if type == Bool.self { return writer.write(StreamSink.identity(value, as: Bool.self)) }
-        if type == Double.self { return try write(StreamSink.identity(value, as: Double.self)) }
-        if type == Float.self { return try write(StreamSink.identity(value, as: Float.self)) }
+        if type == String.self { return writer.write(EncodingStreamSink.identity(value, as: String.self)) }
+        if type == JSONValue.self { return writer.write(EncodingStreamSink.identity(value, as: JSONValue.self)) }
+        if type == Int.self { return writer.write(EncodingStreamSink.identity(value, as: Int.self)) }
+        if type == Bool.self { return writer.write(EncodingStreamSink.identity(value, as: Bool.self)) }
+        if type == Double.self { return try write(EncodingStreamSink.identity(value, as: Double.self)) }
+        if type == Float.self { return try write(EncodingStreamSink.identity(value, as: Float.self)) }
         if type == [String].self {
             // Counted as the tree counts it (a value it encodes through `encode(to:)`).
             if _slowPath(depth >= BodyEncoder.maxDepth) { throw giveUp() }
             writer.beginArray()
-            for string in StreamSink.identity(value, as: [String].self) { writer.write(string) }
+            for string in EncodingStreamSink.identity(value, as: [String].self) { writer.write(string) }
             writer.endArray()
             return
         }
@@ -323,12 +323,12 @@ final class StreamSink {
             depth &-= 1
             return
         }
-        var encoder: StreamEncoder
+        var encoder: EncodingStream
         if let spare {
             self.spare = nil
             encoder = spare
         } else {
-            encoder = StreamEncoder(sink: self)
+            encoder = EncodingStream(sink: self)
         }
         // The container the value is written into waits for it: no container writes until the
         // value opens its own (which it may write into) or is done.
@@ -357,7 +357,7 @@ final class StreamSink {
         }
     }
 
-    /// Writes an element of an array (``StreamArray``), lent in place: ``write(_:)`` borrows it
+    /// Writes an element of an array (``EncodingStreamArray``), lent in place: ``write(_:)`` borrows it
     /// from here without copying it, which it cannot do from memory read through a pointer.
     /// `element` is never changed.
     func write<T: Encodable>(element: inout T) throws {
@@ -367,7 +367,7 @@ final class StreamSink {
     /// `value` as `U`, which must be its own type `T` (checked by the caller): no dynamic cast.
     @inline(__always)
     static func identity<T, U>(_ value: T, as type: U.Type) -> U {
-        assert(T.self == U.self, "StreamSink.identity given another type")
+        assert(T.self == U.self, "EncodingStreamSink.identity given another type")
         return unsafeBitCast(value, to: U.self)
     }
 
@@ -387,5 +387,175 @@ final class StreamSink {
     @inline(__always)
     func write<T: BinaryInteger>(integer value: T) {
         writer.write(value)
+    }
+}
+
+/// An array that ``EncodingStreamSink/write(_:)`` writes element by element itself: what the standard
+/// library's `Array.encode(to:)` does (an unkeyed container, each element encoded in order),
+/// without the unkeyed container and its protocol calls for each element.
+///
+/// `Array`'s `Encodable` conformance is the standard library's and cannot be replaced, so
+/// writing its elements here gives exactly its bytes and its errors, for every element type.
+protocol EncodingStreamArray {
+    /// Writes the elements of the array at `pointer`, which must be of this type, into `sink` in order.
+    static func writeElements(at pointer: UnsafeRawPointer, to sink: EncodingStreamSink) throws
+}
+
+extension Array: EncodingStreamArray where Element: Encodable {
+    static func writeElements(at pointer: UnsafeRawPointer, to sink: EncodingStreamSink) throws {
+        // `Self`, not `[Element]`: its metadata is at hand, the other's would be looked up.
+        // The caller found this type as the value's own, so the memory is bound to it.
+        try pointer.assumingMemoryBound(to: Self.self).pointee.withUnsafeBufferPointer { elements in
+            guard let base = elements.baseAddress else { return }
+            // Each element is lent in place (``EncodingStreamSink/write(element:)``): read through the
+            // pointer, it would be copied first (every reference in it retained, then released).
+            // The access is `inout` only in name: ``EncodingStreamSink/write(element:)`` and everything
+            // it calls only read the element (it is passed on borrowed, never assigned), so the
+            // array's buffer, which other arrays may share, is never written.
+            let elementsInPlace = UnsafeMutablePointer(mutating: base)
+            for index in 0..<elements.count {
+                try sink.write(element: &elementsInPlace[index])
+            }
+        }
+    }
+}
+
+/// A growable stack of plain values for ``EncodingStreamSink``: its open containers and the spans of
+/// their keys, pushed and read once or more per member, without the uniqueness check and
+/// copy-on-write of an `Array` in a class.
+///
+/// Lifetime: the buffer is allocated by `init` and only replaced by `grow` (which frees the old
+/// one after copying it) and freed by `deinit`; a stack is a final class that no code outside
+/// this file reaches into, and its `Element`s are trivial (no references), so no pointer to
+/// the buffer outlives the call that made it and nothing needs deinitialising.
+final class EncodingStreamStack<Element: BitwiseCopyable> {
+    private var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    /// The number of elements.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 4)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The element at `index` (which must be below ``count``).
+    subscript(index: Int) -> Element {
+        @inline(__always) get {
+            precondition(index >= 0 && index < count, "EncodingStreamStack index out of range")
+            return base[index]
+        }
+        @inline(__always) set {
+            precondition(index >= 0 && index < count, "EncodingStreamStack index out of range")
+            base[index] = newValue
+        }
+    }
+
+    @inline(__always)
+    func append(_ element: Element) {
+        if _slowPath(count == capacity) { grow() }
+        (base + count).initialize(to: element)
+        count &+= 1
+    }
+
+    /// Removes and returns the last element (the stack must not be empty).
+    @inline(__always)
+    func removeLast() -> Element {
+        precondition(count > 0, "EncodingStreamStack is empty")
+        count &-= 1
+        return base[count]
+    }
+
+    /// Drops the elements from `index` on.
+    @inline(__always)
+    func removeAll(from index: Int) {
+        if index >= 0 && index < count { count = index }
+    }
+
+    /// Calls `body` with the elements (valid only during the call).
+    @inline(__always)
+    func withElements<Result>(_ body: (UnsafeBufferPointer<Element>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    private func grow() {
+        let grown = capacity &* 2
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: grown)
+        fresh.initialize(from: base, count: count)
+        base.deallocate()
+        base = fresh
+        capacity = grown
+    }
+}
+
+/// What a ``EncodingStreamSink`` has found out about the types it writes, kept because the run time's
+/// look-ups cost far more than finding a type again in these short lists: the value types
+/// written through ``EncodingStreamSink/write(_:)``, each with whether it is an array the sink writes
+/// itself (``EncodingStreamArray``), and a ``EncodingStreamKeyedMaker`` for each key type.
+final class EncodingStreamShapes {
+    /// One type, and its `EncodingStreamArray` conformance when it has one.
+    struct Entry {
+        /// The value type.
+        var type: ObjectIdentifier
+        /// Its `EncodingStreamArray` conformance, when it is an `Array` of `Encodable` elements.
+        var array: (any EncodingStreamArray.Type)?
+    }
+
+    /// The most types kept; past them the list starts again.
+    static let limit = 16
+
+    private let entries = EncodingStreamStack<Entry>(capacity: EncodingStreamShapes.limit)
+
+    /// `type` as a ``EncodingStreamArray`` when it is one (an `Array` of `Encodable` elements), else `nil`.
+    @inline(__always)
+    func arrayType<T>(of type: T.Type) -> (any EncodingStreamArray.Type)? {
+        let identifier = ObjectIdentifier(type)
+        let found = entries.withElements { entries -> Entry? in
+            for entry in entries where entry.type == identifier { return entry }
+            return nil
+        }
+        if let found { return found.array }
+        return add(type)
+    }
+
+    private func add<T>(_ type: T.Type) -> (any EncodingStreamArray.Type)? {
+        let array = type as? any EncodingStreamArray.Type
+        if entries.count >= EncodingStreamShapes.limit { entries.removeAll(from: 0) }
+        entries.append(Entry(type: ObjectIdentifier(type), array: array))
+        return array
+    }
+
+    /// The key types that have a maker of their containers, in the order of ``makers``.
+    private let makerKeys = EncodingStreamStack<ObjectIdentifier>(capacity: EncodingStreamShapes.limit)
+    /// The maker of each key type in ``makerKeys``: the ``EncodingStreamKeyedMakerOf`` that `Key` (``add(_:for:)``
+    /// and ``maker(for:)`` pair the two by type).
+    @exclusivity(unchecked) private var makers: [EncodingStreamKeyedMakerBase] = []
+
+    /// The maker listed for the key type `Key` (see ``EncodingStream/container(keyedBy:)``).
+    @inline(__always)
+    func maker<Key: CodingKey>(for key: Key.Type) -> EncodingStreamKeyedMakerOf<Key>? {
+        let identifier = ObjectIdentifier(key)
+        guard let index = makerKeys.withElements({ $0.firstIndex(of: identifier) }) else { return nil }
+        // Listed for `Key` by `add(_:for:)`, whose signature makes it this type.
+        return unsafeDowncast(makers[index], to: EncodingStreamKeyedMakerOf<Key>.self)
+    }
+
+    /// Makes every maker drop the container it keeps for reuse (see ``EncodingStreamKeyedMaker``).
+    func forgetContainers() {
+        for maker in makers { maker.forget() }
+    }
+
+    /// Lists `maker` for the key type `Key`.
+    func add<Key: CodingKey>(_ maker: EncodingStreamKeyedMakerOf<Key>, for key: Key.Type) {
+        if makerKeys.count >= EncodingStreamShapes.limit {
+            makerKeys.removeAll(from: 0)
+            makers.removeAll(keepingCapacity: true)
+        }
+        makerKeys.append(ObjectIdentifier(key))
+        makers.append(maker)
     }
 }
