@@ -101,10 +101,10 @@ import Testing
                 try Self.pipelineOutcomes(input, limit: limit, readsAhead: false), reference
             )
         }
-        #expect(ahead.count > 100)
-        #expect(ahead == inline)
-        #expect(inline == reference)
-        #expect(ahead.last?.kind == .malformed)
+        #expect(ahead.count > 100, "seed \(seed), limit \(limit)")
+        #expect(ahead == inline, "seed \(seed), limit \(limit): reading ahead differs")
+        #expect(inline == reference, "seed \(seed), limit \(limit): the pipeline differs from the line reference")
+        #expect(ahead.last?.kind == .malformed, "seed \(seed), limit \(limit)")
     }
 }
 

@@ -9,7 +9,6 @@ import Testing
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func agreesWithJSONSerializationOnGeneratedDocuments(seed: UInt64) async throws {
         var generator = JSONTextGenerator(seed: seed)
-        var compared = 0
         for index in 0..<500 {
             await Task.yield()  // lets other suites' tasks run on the cooperative pool meanwhile
             let text = generator.document()
@@ -17,9 +16,7 @@ import Testing
             let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
             let expected = try #require(NormalizedJSON(foundation: theirs), "document \(index): \(text)")
             #expect(NormalizedJSON(ours) == expected, "seed \(seed) document \(index): \(text)")
-            compared += 1
         }
-        #expect(compared == 500)
     }
 
     @Test(arguments: [
@@ -73,8 +70,11 @@ import Testing
         #expect(throws: JSONReadError.self) { try JSONReader().read(bytes) }
     }
 
-    @Test func rejectsGeneratedDocumentsWithATrailingCommaInserted() throws {
-        var generator = JSONTextGenerator(seed: 99)
+    /// A generated document with a comma put before its closing bracket: the document is
+    /// read, the broken one refused for that trailing comma.
+    @Test(arguments: [99] as [UInt64])
+    func rejectsGeneratedDocumentsWithATrailingCommaInserted(seed: UInt64) throws {
+        var generator = JSONTextGenerator(seed: seed)
         var checked = 0
         while checked < 200 {
             let text = generator.document()
@@ -85,7 +85,9 @@ import Testing
             guard before != "[", before != "{" else { continue }
             var broken = text
             broken.insert(",", at: close)
-            #expect(throws: JSONReadError.self, "\(broken)") { try JSONReader().read(broken) }
+            #expect(throws: Never.self, "seed \(seed): \(text)") { try JSONReader().read(text) }
+            let error = #expect(throws: JSONReadError.self, "seed \(seed): \(broken)") { try JSONReader().read(broken) }
+            #expect(error?.kind == .trailingComma, "seed \(seed): \(broken): \(String(describing: error))")
             checked += 1
         }
     }

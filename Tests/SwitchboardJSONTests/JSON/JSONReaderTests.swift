@@ -336,16 +336,37 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(unchecked:
         }
     }
 
-    @Test func neverCrashesOnRandomBytes() {
-        var random = JSONSeededRandom(seed: 7)
+    /// Random short byte strings over JSON's alphabet and some bytes UTF-8 forbids or starts
+    /// a sequence with, and random strings of JSON tokens: each is accepted or rejected as
+    /// `JSONSerialization` does, with the same value (FoundationReference says where Foundation
+    /// is lenient).
+    @Test(arguments: [7, 8, 9] as [UInt64])
+    func readsRandomBytesAsJSONSerializationDoes(seed: UInt64) {
+        var random = JSONSeededRandom(seed: seed)
         let alphabet =
             Array(#"{}[],:"\ u0123456789abcdefABCDEF.-+eEtrufalsn"#.utf8) + [
                 0x00, 0x0A, 0x80, 0xC3, 0xE2, 0xED, 0xF0, 0xFF,
             ]
-        for _ in 0..<3_000 {
-            let length = Int(random.next() % 24)
-            let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
-            _ = error(bytes)
+        let tokens = [
+            "{", "}", "[", "]", ",", ":", " ", #""a""#, #""\u00e9""#, #""\ud83d\ude00""#, "0", "-1", "2.5e3", "true",
+            "null", "false",
+        ]
+        var accepted = 0
+        for index in 0..<3_000 {
+            let bytes: [UInt8]
+            if index % 2 == 0 {
+                let length = Int(random.next() % 24)
+                bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            } else {
+                let count = Int(random.next() % 8)
+                bytes = Array((0..<count).map { _ in tokens[Int(random.next() % UInt64(tokens.count))] }.joined().utf8)
+            }
+            let result = Result { () throws(JSONReadError) in try JSONReader().read(bytes) }
+            if case .success = result { accepted += 1 }
+            if let problem = FoundationReference.disagreement(bytes, result) {
+                Issue.record("seed \(seed) case \(index) \(bytes): \(problem)")
+            }
         }
+        #expect(accepted >= 50, "seed \(seed): only \(accepted) of the inputs were JSON")
     }
 }

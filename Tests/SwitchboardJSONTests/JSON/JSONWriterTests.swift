@@ -169,12 +169,14 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
             var writer = JSONWriter()
             writer.write(value)
             let back = try JSONReader().read(writer.bytes)
-            #expect(back == value, "\(String(decoding: writer.bytes, as: UTF8.self))")
+            #expect(back == value, "seed \(seed): \(String(decoding: writer.bytes, as: UTF8.self))")
             // And Foundation reads the same text to the same value (except for U+FEFF, which
             // Foundation on Linux sometimes drops from strings).
             guard !String(decoding: writer.bytes, as: UTF8.self).unicodeScalars.contains("\u{FEFF}") else { continue }
             let foundation = try JSONSerialization.jsonObject(with: Data(writer.bytes), options: .fragmentsAllowed)
-            #expect(NormalizedJSON(foundation: foundation) == NormalizedJSON(value))
+            #expect(
+                NormalizedJSON(foundation: foundation) == NormalizedJSON(value),
+                "seed \(seed): \(String(decoding: writer.bytes, as: UTF8.self))")
         }
     }
 

@@ -208,13 +208,19 @@ private let scalarValues = [
         }
     }
 
-    @Test func decodesGeneratedDocumentsAsJSONValueExactly() throws {
-        var generator = JSONTextGenerator(seed: 77)
+    /// Generated documents decoded as `JSONValue` from the tape: exactly the tree `JSONReader`
+    /// builds, and (numbers by value) what Foundation's `JSONDecoder` decodes through the same
+    /// `JSONValue.init(from:)`.
+    @Test(arguments: [77, 78] as [UInt64])
+    func decodesGeneratedDocumentsAsJSONValueAsJSONDecoderDoes(seed: UInt64) throws {
+        var generator = JSONTextGenerator(seed: seed)
         for index in 0..<300 {
             let text = generator.document()
             let tape = try MessageBody(jsonBytes: Array(text.utf8)).decode(JSONValue.self)
             let reader = try JSONReader().read(text)
-            #expect(ExactJSON(tape) == ExactJSON(reader), "document \(index): \(text)")
+            #expect(ExactJSON(tape) == ExactJSON(reader), "seed \(seed) document \(index): \(text)")
+            let foundation = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            #expect(NormalizedJSON(tape) == NormalizedJSON(foundation), "seed \(seed) document \(index): \(text)")
         }
     }
 

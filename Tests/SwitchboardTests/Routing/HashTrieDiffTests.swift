@@ -42,16 +42,16 @@ import Testing
             }
             var seen: [String: (Int?, Int?)] = [:]
             HashTrie.diff(from: before, to: trie, same: ==) { name, old, new in
-                #expect(seen[name] == nil, "\(name) told twice")
+                #expect(seen[name] == nil, "seed \(seed) batch \(batch): \(name) told twice")
                 seen[name] = (old, new)
                 return true
             }
             let names = Set(modelBefore.keys).union(model.keys).filter { modelBefore[$0] != model[$0] }
-            #expect(Set(seen.keys) == names, "batch \(batch)")
+            #expect(Set(seen.keys) == names, "seed \(seed) batch \(batch)")
             for (name, (old, new)) in seen {
-                #expect(old == modelBefore[name] && new == model[name], "\(name) in batch \(batch)")
+                #expect(old == modelBefore[name] && new == model[name], "seed \(seed) batch \(batch): \(name)")
             }
-            #expect(trie.count == model.count)
+            #expect(trie.count == model.count, "seed \(seed) batch \(batch)")
         }
     }
 
