@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardJSON
@@ -38,7 +39,7 @@ private struct ReadOnThreads: Decodable {
         sums.initialize(repeating: 0)
         defer { sums.deallocate() }
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
-            var generator = SplitMix(seed: UInt64(thread))
+            var generator = SplitMix64(seed: UInt64(thread))
             var sum = 0
             for key in keys.shuffled(using: &generator) {
                 sum += (try? container.decode(Int.self, forKey: key)) ?? -1_000_000
@@ -56,7 +57,7 @@ private struct ReadOnThreads: Decodable {
     /// `count` members `"key<n>": n` in a shuffled order, plus the odd spellings a key can
     /// have (escapes, non-ASCII, the decomposed form of a precomposed letter).
     static func members(_ count: Int) -> [(String, Int)] {
-        var generator = SplitMix(seed: UInt64(count))
+        var generator = SplitMix64(seed: UInt64(count))
         var members = (0..<count).map { ("key\($0)", $0) }
         members += [("caf\u{E9}", -1), ("\u{1F600} smile", -2), ("tab\there", -3), ("quote\"d", -4)]
         members.shuffle(using: &generator)
@@ -123,18 +124,5 @@ private struct ReadOnThreads: Decodable {
                 #expect(source.value(in: object, forKey: key, hint: &hint)?.index == scanned?.index, "\(key)")
             }
         }
-    }
-}
-
-/// A small seeded generator, so that the shuffles are the same on every run.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

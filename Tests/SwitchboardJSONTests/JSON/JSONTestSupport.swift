@@ -1,31 +1,14 @@
 import Foundation
+import SwitchboardTestSupport
 
 @testable import SwitchboardJSON
 
-/// SplitMix64: a small seeded generator so that failures reproduce.
-struct JSONSeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
-
 /// Generates random valid JSON text, with random whitespace, escapes and UTF-8.
 struct JSONTextGenerator {
-    var random: JSONSeededRandom
+    var random: SplitMix64
     var maxDepth = 5
 
-    init(seed: UInt64) { random = JSONSeededRandom(seed: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     mutating func document() -> String {
         var text = ""
@@ -116,11 +99,11 @@ struct JSONTextGenerator {
 
 /// Generates random `JSONValue`s (numbers as valid text of many shapes).
 struct JSONValueGenerator {
-    var random: JSONSeededRandom
+    var random: SplitMix64
     var text: JSONTextGenerator
 
     init(seed: UInt64) {
-        random = JSONSeededRandom(seed: seed)
+        random = SplitMix64(seed: seed)
         text = JSONTextGenerator(seed: seed &+ 1)
     }
 
