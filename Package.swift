@@ -52,8 +52,11 @@ let package = Package(
             name: "SwitchboardTests",
             dependencies: ["Switchboard", "SwitchboardJSON", "SwitchboardWire", "SwitchboardTestSupport"]
         ),
+        // The codec's tests: they import SwitchboardJSON and nothing of the router.
+        .testTarget(name: "SwitchboardJSONTests", dependencies: ["SwitchboardJSON", "SwitchboardTestSupport"]),
         .testTarget(
-            name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON"]
+            name: "SwitchboardCommerceTests",
+            dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON", "SwitchboardTestSupport"]
         ),
         .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
         .testTarget(
