@@ -90,8 +90,10 @@ public struct BodyDecoder: Sendable {
         if let wrapped = BodyDecoder.wrappedBody(body) { return try wrapped.decode(T.self, options: options) }
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
-            try DecodingFoundationDecoder(source: DecodingFoundationSource(), value: root, node: .root, options: options)
-                .decodeValue(T.self, root, .root, .none)
+            try DecodingFoundationDecoder(
+                source: DecodingFoundationSource(), value: root, node: .root, options: options
+            )
+            .decodeValue(T.self, root, .root, .none)
         }
     }
 
@@ -126,7 +128,8 @@ public struct BodyDecoder: Sendable {
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
             try BodyDecoder.member(
-                T.self, at: key, of: root, in: DecodingFoundationSource(), decoder: DecodingFoundationDecoder.self, options: options)
+                T.self, at: key, of: root, in: DecodingFoundationSource(), decoder: DecodingFoundationDecoder.self,
+                options: options)
         }
     }
 

@@ -250,7 +250,8 @@ final class DecodingTapeDecoder: DecodingCore<DecodingTapeSource>, DecodingFront
         _ value: DecodingTapeValue, _ node: DecodingPath, keyedBy type: Key.Type
     ) throws -> KeyedDecodingContainer<Key> {
         DecodingKeyedTypes.container(
-            DecodingTapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node), keyedBy: Key.self,
+            DecodingTapeKeyedFields(decoder: self, object: try objectContainer(value, node), node: node),
+            keyedBy: Key.self,
             tables: Self.containerTypes)
     }
 

@@ -44,7 +44,9 @@ struct DecodingTapeSource: DecodingSource {
     /// The tape read (owned: the decoder holding this source keeps it alive).
     let tape: JSONTape
 
-    static var null: (source: DecodingTapeSource, value: DecodingTapeValue) { (DecodingTapeSource(tape: JSONTape.null), DecodingTapeValue(0)) }
+    static var null: (source: DecodingTapeSource, value: DecodingTapeValue) {
+        (DecodingTapeSource(tape: JSONTape.null), DecodingTapeValue(0))
+    }
 
     @inline(__always)
     func entry(_ value: DecodingTapeValue) -> JSONTape.Entry { tape.entries[value.index] }
@@ -86,7 +88,8 @@ struct DecodingTapeSource: DecodingSource {
         let entry = entry(value)
         guard entry.kind == JSONTape.Kind.array.rawValue else { return nil }
         let flat = entry.flags & JSONTape.Flags.flat != 0
-        return DecodingTapeArray(value: value, count: Int(entry.count), cursor: flat ? nil : DecodingTapeCursor(first: value.index + 1))
+        return DecodingTapeArray(
+            value: value, count: Int(entry.count), cursor: flat ? nil : DecodingTapeCursor(first: value.index + 1))
     }
 
     func classify(_ value: DecodingTapeValue) -> DecodingKind<DecodingTapeSource> {
@@ -121,10 +124,14 @@ struct DecodingTapeSource: DecodingSource {
     /// keys, counted, until a wide object scanned often is indexed (``DecodingMemberHint/index``; `next`
     /// is then -1, which sends every later lookup here).
     @inline(never)
-    func unhintedValue(in object: DecodingTapeValue, forKey key: String, hint: inout DecodingMemberHint) -> DecodingTapeValue? {
+    func unhintedValue(in object: DecodingTapeValue, forKey key: String, hint: inout DecodingMemberHint)
+        -> DecodingTapeValue?
+    {
         if hint.next >= 0 {
             hint.scans &+= 1
-            if hint.scans < DecodingTapeSource.scansBeforeIndexing || count(of: object) < DecodingTapeSource.indexedMembers {
+            if hint.scans < DecodingTapeSource.scansBeforeIndexing
+                || count(of: object) < DecodingTapeSource.indexedMembers
+            {
                 guard let found = tape.member(key, in: object.index) else { return nil }
                 hint.next = tape.next(found)
                 return DecodingTapeValue(found)
@@ -248,7 +255,8 @@ extension BodyDecoder {
     ) throws(BodyDecodingError) -> T {
         return try BodyDecoder.run {
             try BodyDecoder.member(
-                T.self, at: key, of: DecodingTapeValue(index), in: DecodingTapeSource(tape: tape), decoder: DecodingTapeDecoder.self,
+                T.self, at: key, of: DecodingTapeValue(index), in: DecodingTapeSource(tape: tape),
+                decoder: DecodingTapeDecoder.self,
                 options: options)
         }
     }

@@ -343,7 +343,8 @@ enum EncodingNode {
         return try foundationObject(path: &path, rootName: rootName)
     }
 
-    private func foundationObject(path: inout [EncodingPathSegment], rootName: String) throws(BodyEncodingError) -> Any {
+    private func foundationObject(path: inout [EncodingPathSegment], rootName: String) throws(BodyEncodingError) -> Any
+    {
         switch self {
         case .null: return NSNull()
         case .bool(let value): return value
@@ -484,7 +485,8 @@ func boxDecimal(_ value: Decimal, parent: EncodingPathNode?, key: (any CodingKey
     let text = value.description
     guard !value.isNaN, JSONNumber.isValid(text.utf8) else {
         throw EncodingPathError(
-            path: EncodingPathNode.segments(parent, then: key), reason: "cannot encode decimal \(text) as a JSON number")
+            path: EncodingPathNode.segments(parent, then: key), reason: "cannot encode decimal \(text) as a JSON number"
+        )
     }
     return .decimal(value, text)
 }

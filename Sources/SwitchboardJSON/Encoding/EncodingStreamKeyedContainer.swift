@@ -279,7 +279,9 @@ protocol EncodingStreamKeyedBoxing {
 extension KeyedEncodingContainer: EncodingStreamKeyedBoxing {}
 
 /// The maker of the stream's keyed containers for the key type `Key`.
-typealias EncodingStreamKeyedMakerOf<Key: CodingKey> = EncodingStreamKeyedMaker<EncodingStreamKeyedContainer<Key>, KeyedEncodingContainer<Key>>
+typealias EncodingStreamKeyedMakerOf<Key: CodingKey> = EncodingStreamKeyedMaker<
+    EncodingStreamKeyedContainer<Key>, KeyedEncodingContainer<Key>
+>
 
 /// Makes the keyed containers of one key type (``EncodingStream/container(keyedBy:)``, kept in ``EncodingStreamShapes``):
 /// `Made` is `KeyedEncodingContainer<Container.Key>` (see ``EncodingStreamKeyedBoxing``).
@@ -288,7 +290,8 @@ typealias EncodingStreamKeyedMakerOf<Key: CodingKey> = EncodingStreamKeyedMaker<
 /// are then arguments of the maker's own class, which a call to ``make(sink:level:)`` reads
 /// from the maker, rather than being looked up in the run time's caches for every container
 /// (a large part of what making a keyed container costs).
-final class EncodingStreamKeyedMaker<Container: EncodingStreamKeyedMaking, Made: EncodingStreamKeyedBoxing>: EncodingStreamKeyedMakerBase
+final class EncodingStreamKeyedMaker<Container: EncodingStreamKeyedMaking, Made: EncodingStreamKeyedBoxing>:
+    EncodingStreamKeyedMakerBase
 where Made.Key == Container.Key {
     /// The last container made in the current encode (when ``isKept``), and its level. A
     /// container is nothing but its sink and its level (no state of its own), so the next one

@@ -136,10 +136,12 @@ struct EncodingTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = EncodingObjectNode()
         guard let nestedPath = state.nestedPath(path, key) else {
-            return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
+            return KeyedEncodingContainer(
+                EncodingTreeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
         }
         object.set(.object(nested), forKey: key.stringValue)
-        return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
+        return KeyedEncodingContainer(
+            EncodingTreeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -206,10 +208,12 @@ struct EncodingTreeUnkeyedContainer: UnkeyedEncodingContainer {
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = EncodingObjectNode()
         guard let nestedPath = state.nestedPath(path, nextKey) else {
-            return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
+            return KeyedEncodingContainer(
+                EncodingTreeKeyedContainer<NestedKey>(state: state, path: path, object: nested))
         }
         array.elements.append(.object(nested))
-        return KeyedEncodingContainer(EncodingTreeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
+        return KeyedEncodingContainer(
+            EncodingTreeKeyedContainer<NestedKey>(state: state, path: nestedPath, object: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -222,7 +226,9 @@ struct EncodingTreeUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func superEncoder() -> any Encoder {
-        guard let nestedPath = state.nestedPath(path, nextKey) else { return EncodingTreeEncoder(state: state, path: path) }
+        guard let nestedPath = state.nestedPath(path, nextKey) else {
+            return EncodingTreeEncoder(state: state, path: path)
+        }
         let encoder = EncodingTreeEncoder(state: state, path: nestedPath)
         array.elements.append(.deferred(encoder))
         return encoder

@@ -104,7 +104,9 @@ private struct ReadOnThreads: Decodable {
     }
 
     @Test func aWideObjectIsIndexedAfterAFewScansAndANarrowOneNever() throws {
-        for (count, indexed) in [(DecodingTapeSource.indexedMembers - 1, false), (DecodingTapeSource.indexedMembers, true)] {
+        for (count, indexed) in [
+            (DecodingTapeSource.indexedMembers - 1, false), (DecodingTapeSource.indexedMembers, true),
+        ] {
             let members = Self.members(count - 4)
             let tape = try JSONTape.parse(Array(Self.text(members).utf8))
             let source = DecodingTapeSource(tape: tape)
