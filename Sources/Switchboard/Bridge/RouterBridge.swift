@@ -319,7 +319,7 @@ public final class RouterBridge {
 
     /// Routes one message the page posted and answers the page's promise.
     ///
-    /// The message goes through ``Router/receive(name:body:id:sender:isolation:replyHandler:)``;
+    /// The message goes through ``Router/receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)``;
     /// `replyHandler` is called exactly once, on the main actor, with
     /// ``ScriptReply/arguments(for:on:)`` of the result: `(value, nil)` for a reply
     /// (`NSNull` for a handled event), `(nil, envelope)` for a failure, the JSON text of an
