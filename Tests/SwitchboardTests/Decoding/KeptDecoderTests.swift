@@ -120,7 +120,7 @@ private struct KeptReply: Encodable {
             let token = router.on(Kept.self) { (_: Kept) in }
             let outcome = router.receive(
                 name: "keptDecoder", body: try MessageBody(jsonBytes: Array(Self.text.utf8)), replyHandler: nil)
-            #expect(outcome.kind == "handled")
+            #expect(outcome.kind == .handled)
             token.cancel()
         }
         #expect(try readKept() == expected)
