@@ -114,7 +114,7 @@ public struct OriginError: Error, Hashable, Sendable, CustomStringConvertible {
     public let reason: String
 
     /// Creates an error.
-    public init(_ text: String, _ reason: String) {
+    package init(_ text: String, _ reason: String) {
         self.text = OriginSyntax.cut(text, to: 200)
         self.reason = reason
     }
