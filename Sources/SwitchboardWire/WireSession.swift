@@ -176,7 +176,7 @@ public struct WireSession: Sendable {
     /// Answers a page's hello: compares the digests it states with the router's
     /// (`Router.checkContracts(_:from:)`, which reports a `contractSkew` diagnostic per channel
     /// that differs) and returns a `hello` outcome listing them in `differing`.
-    public mutating func process(_ hello: WireHello, line: Int, source: String?) -> WireOutcome {
+    package mutating func process(_ hello: WireHello, line: Int, source: String?) -> WireOutcome {
         let differing = router.checkContracts(hello.hello.contracts, from: hello.sender).map(\.name)
         summary.record(.hello)
         return WireOutcome(line: line, source: source, id: hello.id, kind: .hello, differing: differing)

@@ -48,8 +48,8 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// `rejected` is counted after `malformed` whenever an origin policy is on
     /// (``hasOriginPolicy``, zero included: `…, 0 malformed, 0 rejected (0.004 s)`) or any
     /// message was rejected; without a policy and with none rejected it is left out. `hello`
-    /// (pages' hellos answered) is counted after it, only when there was one, and so is any kind
-    /// the wire format does not write (recorded by a caller of ``record(_:)``).
+    /// (pages' hellos answered) is counted after it, only when there was one (and so would be the
+    /// router's kinds the wire format never writes).
     public var description: String {
         let parts = Outcome.Kind.allCases.filter {
             switch $0 {
