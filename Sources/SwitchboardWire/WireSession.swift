@@ -146,7 +146,12 @@ public struct WireSession: Sendable {
         }
     }
 
-    /// Processes one NDJSON line given as an array of bytes. See ``process(line:number:source:)-(UnsafeBufferPointer<UInt8>,_,_)``.
+    /// Processes one NDJSON line.
+    /// - Parameters:
+    ///   - line: the line's bytes, without the newline.
+    ///   - number: its 1-based line number.
+    ///   - source: the input path, echoed as `"source"`.
+    /// - Returns: the outcome; `nil` for a blank line (only spaces, tabs and `\r`), which is not a message.
     public mutating func process(line: [UInt8], number: Int, source: String?) -> WireOutcome? {
         line.withUnsafeBufferPointer { buffer in process(line: buffer, number: number, source: source) }
     }

@@ -6,7 +6,7 @@ import Switchboard
 /// `switchboard: 14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`.
 public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// How many messages had each outcome (every kind is present, zeros included; the wire
-    /// format writes the first eight kinds of ``Outcome/Kind`` only).
+    /// format writes the first eight kinds of `Outcome.Kind` only).
     public var counts: [Outcome.Kind: Int] {
         Dictionary(uniqueKeysWithValues: Outcome.Kind.allCases.map { ($0, self[$0]) })
     }
