@@ -24,12 +24,9 @@ let package = Package(
         // The codec: the strict JSON scanner, JSONValue, the decoder over its sources, the encoder and
         // the writer. It knows nothing of the router; Switchboard re-exports it.
         .target(name: "SwitchboardJSON"),
-        .target(
-            name: "Switchboard",
-            dependencies: ["SwitchboardJSON"],
-            // The page client's runtime, embedded into ClientRuntime.swift by tools/embed-client-runtime.py.
-            exclude: ["Contract/Client/switchboard-runtime.js", "Contract/Client/switchboard-runtime.d.ts"]
-        ),
+        // The page client's runtime (Client/switchboard-runtime.js, .d.ts) is embedded into
+        // Contract/Client/ClientRuntime.swift by tools/embed-client-runtime.py; CI checks it is current.
+        .target(name: "Switchboard", dependencies: ["SwitchboardJSON"]),
         .target(name: "SwitchboardCommerce", dependencies: ["Switchboard"]),
         .target(name: "SwitchboardWebKit", dependencies: ["Switchboard"]),
         // The NDJSON wire format (reader, session, pipeline, outcome lines, sinks) and
@@ -55,8 +52,11 @@ let package = Package(
             name: "SwitchboardTests",
             dependencies: ["Switchboard", "SwitchboardJSON", "SwitchboardWire", "SwitchboardTestSupport"]
         ),
+        // The codec's tests: they import SwitchboardJSON and nothing of the router.
+        .testTarget(name: "SwitchboardJSONTests", dependencies: ["SwitchboardJSON", "SwitchboardTestSupport"]),
         .testTarget(
-            name: "SwitchboardCommerceTests", dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON"]
+            name: "SwitchboardCommerceTests",
+            dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON", "SwitchboardTestSupport"]
         ),
         .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
         .testTarget(

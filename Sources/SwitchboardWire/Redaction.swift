@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardJSON
 
 /// Redaction of named keys in loosely typed bodies.
 package enum Redaction {
@@ -39,7 +40,7 @@ package enum Redaction {
             if isBool(number) { return number }
             return number.doubleValue.isFinite ? number : String(describing: number)
         case let date as Date:
-            return ISO8601DateFormatter().string(from: date)
+            return ISO8601.format(date) ?? String(describing: date)
         case let json as JSONValue:
             // One level at a time (the children stay `JSONValue`s until reached), so a value built
             // in code nested past the limit stops there, not converted whole first.

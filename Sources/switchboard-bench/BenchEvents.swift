@@ -9,10 +9,31 @@ import SwitchboardCommerce
 // MARK: - Hand-written casts
 
 /// What a careful hand-written WebKit handler does: `as?` casts on the
-/// `[String: Any]` body, with the exact-type checks a correct handler needs
-/// (a JSON `true` is not the integer 1, `2.5` is not an `Int`).
+/// `[String: Any]` body, exactly as strict as the decoder, so the ratio compares
+/// equal work: a JSON `true` is not the integer 1 nor `1` a Boolean, `2.5` is not an
+/// `Int`, and an optional member present with the wrong type (`"name": 5`) rejects
+/// the body rather than reading as absent; only a missing member or `null` is `nil`.
 enum HandWritten {
     static let booleanType = type(of: NSNumber(value: true))
+
+    /// An optional member: `nil` when missing or `null`, the value when it is a `T`;
+    /// any other value clears `valid` (the body is rejected, as the decoder rejects it).
+    @inline(__always)
+    static func optional<T>(_ value: Any?, _ type: T.Type, _ valid: inout Bool) -> T? {
+        guard let value, !(value is NSNull) else { return nil }
+        if let typed = value as? T { return typed }
+        valid = false
+        return nil
+    }
+
+    /// An optional Boolean member, told from numbers as ``bool(_:)`` does.
+    @inline(__always)
+    static func optionalBool(_ value: Any?, _ valid: inout Bool) -> Bool? {
+        guard let value, !(value is NSNull) else { return nil }
+        if let bool = bool(value) { return bool }
+        valid = false
+        return nil
+    }
 
     @inline(__always)
     static func int(_ value: Any?) -> Int? {
@@ -58,23 +79,25 @@ enum HandWritten {
             let availability = int(offer["availability"]),
             let quantity = int(offer["quantity"])
         else { return nil }
-        return ProductCartUpdate(
+        var valid = true
+        let update = ProductCartUpdate(
             offer: ProductCartOffer(
                 offerId: offerId,
-                groupId: offer["groupId"] as? String,
-                name: offer["name"] as? String,
-                description: offer["description"] as? String,
-                url: offer["url"] as? String,
-                coverUrl: offer["coverUrl"] as? String,
+                groupId: optional(offer["groupId"], String.self, &valid),
+                name: optional(offer["name"], String.self, &valid),
+                description: optional(offer["description"], String.self, &valid),
+                url: optional(offer["url"], String.self, &valid),
+                coverUrl: optional(offer["coverUrl"], String.self, &valid),
                 imageUrls: imageUrls,
-                currency: offer["currency"] as? String,
-                price: offer["price"] as? String,
-                oldPrice: offer["oldPrice"] as? String,
-                adult: bool(offer["adult"]),
+                currency: optional(offer["currency"], String.self, &valid),
+                price: optional(offer["price"], String.self, &valid),
+                oldPrice: optional(offer["oldPrice"], String.self, &valid),
+                adult: optionalBool(offer["adult"], &valid),
                 availability: availability,
-                size: offer["size"] as? String,
-                color: offer["color"] as? String,
+                size: optional(offer["size"], String.self, &valid),
+                color: optional(offer["color"], String.self, &valid),
                 quantity: quantity))
+        return valid ? update : nil
     }
 
     static func wishlistEntryUpdate(_ body: Any) -> WishlistEntryUpdate? {
@@ -83,47 +106,20 @@ enum HandWritten {
             let isWishlisted = bool(body["isWishlisted"])
         else { return nil }
         var customData: JSONValue?
-        if let data = body["customData"] {
-            guard let value = jsonValue(data) else { return nil }
+        if let data = body["customData"], !(data is NSNull) {
+            // The library's own conversion, as a handler keeping a free-form payload calls it.
+            guard let value = try? JSONValue(foundation: data) else { return nil }
             customData = value
         }
-        return WishlistEntryUpdate(
+        var valid = true
+        let update = WishlistEntryUpdate(
             id: WishlistEntryID(
-                productId: productId, listingId: id["listingId"] as? String, variantId: id["variantId"] as? String),
+                productId: productId, listingId: optional(id["listingId"], String.self, &valid),
+                variantId: optional(id["variantId"], String.self, &valid)),
             isWishlisted: isWishlisted,
-            title: body["title"] as? String,
-            price: body["price"] as? String,
+            title: optional(body["title"], String.self, &valid),
+            price: optional(body["price"], String.self, &valid),
             customData: customData)
-    }
-
-    /// A free-form Foundation value as a ``JSONValue`` (what a hand-written handler keeping `customData` does).
-    static func jsonValue(_ value: Any) -> JSONValue? {
-        switch value {
-        case let string as String:
-            return .string(string)
-        case let number as NSNumber:
-            if type(of: number) == booleanType { return .bool(number.boolValue) }
-            return JSONNumber(number.stringValue).map(JSONValue.number)
-        case let object as [String: Any]:
-            var members: [String: JSONValue] = [:]
-            members.reserveCapacity(object.count)
-            for (key, member) in object {
-                guard let converted = jsonValue(member) else { return nil }
-                members[key] = converted
-            }
-            return .object(members)
-        case let array as [Any]:
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(array.count)
-            for element in array {
-                guard let converted = jsonValue(element) else { return nil }
-                elements.append(converted)
-            }
-            return .array(elements)
-        case is NSNull:
-            return .null
-        default:
-            return nil
-        }
+        return valid ? update : nil
     }
 }

@@ -3,10 +3,20 @@ import Switchboard
 import SwitchboardCommerce
 
 /// Section 1: decoding a body that `JSONSerialization` has already parsed
-/// (what a WebKit handler holds), three ways.
+/// (what a WebKit handler holds), three ways, over the whole mix and per event type.
 struct DecodeSection {
-    enum Kind: Int {
+    enum Kind: Int, CaseIterable {
         case addCartLine, removeCartLine, productCartUpdate, wishlistEntryUpdate
+
+        /// The event type's name, as the report shows it.
+        var typeName: String {
+            switch self {
+            case .addCartLine: return "AddCartLine"
+            case .removeCartLine: return "RemoveCartLine"
+            case .productCartUpdate: return "ProductCartUpdate"
+            case .wishlistEntryUpdate: return "WishlistEntryUpdate"
+            }
+        }
     }
 
     struct Sample {
@@ -15,6 +25,15 @@ struct DecodeSection {
     }
 
     let samples: [Sample]
+
+    /// The same section over the samples of one event type only.
+    func only(_ kind: Kind) -> DecodeSection {
+        DecodeSection(samples: samples.filter { $0.kind == kind })
+    }
+
+    private init(samples: [Sample]) {
+        self.samples = samples
+    }
 
     /// The valid messages with a body, parsed with `JSONSerialization`, up to `limit`.
     init(corpus: Corpus, limit: Int) {

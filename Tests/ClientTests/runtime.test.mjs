@@ -2,7 +2,7 @@
 // promises, and hostile input (handlers that throw, non-JSON errors, garbage events).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createClient, SwitchboardError } from "../../Sources/Switchboard/Contract/Client/switchboard-runtime.js";
+import { createClient, SwitchboardError } from "../../Client/switchboard-runtime.js";
 
 const contract = {
     contract: "sha256:whole",

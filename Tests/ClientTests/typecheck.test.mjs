@@ -11,7 +11,7 @@ import { after, describe, test } from "node:test";
 import { cliPath, repositoryRoot } from "./support/wire-handlers.mjs";
 
 const here = resolve(repositoryRoot, "Tests/ClientTests/typecheck");
-const runtimeDeclarations = resolve(repositoryRoot, "Sources/Switchboard/Contract/Client/switchboard-runtime.d.ts");
+const runtimeDeclarations = resolve(repositoryRoot, "Client/switchboard-runtime.d.ts");
 const pages = readdirSync(here).filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"));
 const directories = [];
 after(() => { for (const directory of directories) rmSync(directory, { recursive: true, force: true }); });

@@ -47,7 +47,7 @@ function requireCLI() {
 describe("the generated client against switchboard-cli --push", () => {
     before(async () => {
         requireCLI();
-        const runtime = readFileSync(join(repositoryRoot, "Sources/Switchboard/Contract/Client/switchboard-runtime.js"), "utf8");
+        const runtime = readFileSync(join(repositoryRoot, "Client/switchboard-runtime.js"), "utf8");
         assert.ok(readFileSync(join(directory, "switchboard.js"), "utf8").startsWith(runtime),
             "the generated module starts with switchboard-runtime.js verbatim (else the CLI was built before its last "
             + "change: run tools/embed-client-runtime.py and rebuild)");

@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardCommerce
+import SwitchboardTestSupport
 import Testing
 
 /// The cart keeps each offer's parsed prices and its last reply: these check that what it
@@ -57,18 +58,18 @@ import Testing
     /// only its final offers (in order) would be: same reply, same errors after it.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func theCartDependsOnlyOnItsOffers(seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let prices: [String?] = ["1", "0.5", "10.125", "99999999999999999999.99", "bad", nil]
         let oldPrices: [String?] = [nil, nil, "2", "3.75", "x"]
         let currencies: [String?] = ["EUR", "EUR", nil, "USD"]
         let cart = Cart()
         for _ in 0..<200 {
             let update = offer(
-                "o\(random.next(below: 6))",
-                price: prices[random.next(below: prices.count)],
-                oldPrice: oldPrices[random.next(below: oldPrices.count)],
-                currency: currencies[random.next(below: currencies.count)],
-                quantity: [0, 1, 2, 7, Int.max][random.next(below: 5)])
+                "o\(random.below(6))",
+                price: prices[random.below(prices.count)],
+                oldPrice: oldPrices[random.below(oldPrices.count)],
+                currency: currencies[random.below(currencies.count)],
+                quantity: [0, 1, 2, 7, Int.max][random.below(5)])
             let got = Result<ProductCart, CartError> { () throws(CartError) in try cart.update(update) }
             let fresh = Cart()
             for kept in cart.offers { try fresh.update(kept) }
@@ -76,19 +77,5 @@ import Testing
             #expect(try cart.productCart() == expected)
             if case .success(let reply) = got { #expect(reply == expected) }
         }
-    }
-}
-
-/// A small seeded generator, so a failing round can be run again.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(below bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

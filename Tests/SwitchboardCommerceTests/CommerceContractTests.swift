@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCommerce
+import SwitchboardTestSupport
 import Testing
 
 @testable import Switchboard

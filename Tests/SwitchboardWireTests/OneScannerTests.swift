@@ -68,4 +68,47 @@ import Testing
         #expect(direct == expected)
         #expect(ahead == expected)
     }
+
+    /// Text `JSONSerialization` reads as UTF-16 or UTF-32 (NUL bytes among the first four) is
+    /// not valid JSON to the wire format, which takes UTF-8 only (JSONDifferentialTests has the
+    /// scanner's side). Found by SwitchboardFuzzMessages: the first two inputs are its.
+    @Test(
+        arguments: [
+            [0x31, 0x00, 0x00, 0x00, 0x07, 0x34, 0x26], [0x00, 0x30, 0x5D],
+            Array(#"{"name":"sdkReady"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+        ] as [[UInt8]])
+    func aLineInUTF16OrUTF32IsNotValidJSON(bytes: [UInt8]) throws {
+        guard case .failure(let problem) = bytes.withUnsafeBufferPointer({ WireMessage.parse($0) }) else {
+            Issue.record("\(bytes) parsed as a message")
+            return
+        }
+        #expect(problem.message.hasPrefix("not valid JSON: "))
+    }
+
+    /// A session whose reader's limit is raised past ``DecodingOptions/maxDepthCeiling`` still
+    /// stops there: a line nested deeper is malformed, and the next line is handled.
+    @Test func aSessionWithARaisedLimitReportsADeepLineAsMalformedAndGoesOn() throws {
+        let ceiling = DecodingOptions.maxDepthCeiling
+        let router = Router()
+        let token = router.on(FreeForm.self) { _ in }
+        var session = WireSession(router: router, options: .init(reader: JSONReader(maxDepth: Int.max)))
+        let deepArrays = String(repeating: "[", count: 300_000) + "0" + String(repeating: "]", count: 300_000)
+        let deepObjects =
+            String(repeating: #"{"a":"#, count: ceiling + 1) + "0" + String(repeating: "}", count: ceiling + 1)
+        for deep in [deepArrays, deepObjects] {
+            let line = Array(#"{"name":"freeForm","body":{"data":\#(deep)}}"#.utf8)
+            let outcome = session.process(line: line, number: 1, source: nil)
+            #expect(outcome?.kind == .malformed)
+            #expect(outcome?.error?.message.contains("nested deeper than the limit of \(ceiling)") == true)
+        }
+        let fine = Array(#"{"name":"freeForm","body":{"data":[[1]]}}"#.utf8)
+        #expect(session.process(line: fine, number: 2, source: nil)?.kind == .handled)
+        withExtendedLifetime(token) {}
+    }
+}
+
+/// A body whose one member is free-form JSON.
+private struct FreeForm: Event {
+    static let channel: Channel = "freeForm"
+    let data: JSONValue
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardCommerce
+import SwitchboardTestSupport
 import SwitchboardWire
 import Testing
 
@@ -80,7 +81,7 @@ import Testing
         // async tests running beside this one need (making the input is long in a debug build).
         let (ahead, inline, reference) = try await onDispatchThread {
             () throws -> ([WireOutcome], [WireOutcome], [WireOutcome]) in
-            var random = SplitMix(seed: seed)
+            var random = SplitMix64(seed: seed)
             var input: [UInt8] = [0xEF, 0xBB, 0xBF]
             input.reserveCapacity(320 * 1024)
             // More than one 256 KiB read, so that lines straddle reads.
@@ -100,23 +101,10 @@ import Testing
                 try Self.pipelineOutcomes(input, limit: limit, readsAhead: false), reference
             )
         }
-        #expect(ahead.count > 100)
-        #expect(ahead == inline)
-        #expect(inline == reference)
-        #expect(ahead.last?.kind == .malformed)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failure can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        #expect(ahead.count > 100, "seed \(seed), limit \(limit)")
+        #expect(ahead == inline, "seed \(seed), limit \(limit): reading ahead differs")
+        #expect(inline == reference, "seed \(seed), limit \(limit): the pipeline differs from the line reference")
+        #expect(ahead.last?.kind == .malformed, "seed \(seed), limit \(limit)")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardCommerce
+import SwitchboardTestSupport
 import SwitchboardWire
 import Testing
 

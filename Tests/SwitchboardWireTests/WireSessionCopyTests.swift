@@ -22,8 +22,9 @@ struct EchoLater: Request {
     @Test func copiesOfASessionRunningAtOnceEachGetTheirOwnReplies() async throws {
         let router = Router(options: .patient)
         let responder = try router.respond(to: EchoLater.self) { request, reply in
-            // Replied later, from another thread, after a short, varying delay.
-            let delay = Int.random(in: 0...300)
+            // Replied later, from another thread, after a short delay that varies with the text
+            // (0 to 300 µs; the same on every run).
+            let delay = request.text.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) % 301 }
             DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(delay)) {
                 reply.succeed(request.text)
             }

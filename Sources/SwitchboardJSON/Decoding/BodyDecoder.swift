@@ -90,8 +90,10 @@ public struct BodyDecoder: Sendable {
         if let wrapped = BodyDecoder.wrappedBody(body) { return try wrapped.decode(T.self, options: options) }
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
-            try FoundationDecoder(source: FoundationSource(), value: root, node: .root, options: options)
-                .decodeValue(T.self, root, .root, .none)
+            try DecodingFoundationDecoder(
+                source: DecodingFoundationSource(), value: root, node: .root, options: options
+            )
+            .decodeValue(T.self, root, .root, .none)
         }
     }
 
@@ -102,10 +104,7 @@ public struct BodyDecoder: Sendable {
     /// - Returns: the decoded value.
     /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(BodyDecodingError) -> T {
-        try BodyDecoder.run {
-            try JSONValueDecoder(source: JSONValueSource(), value: value, node: .root, options: options)
-                .decodeValue(T.self, value, .root, .none)
-        }
+        try decode(T.self, fromTape: try BodyDecoder.tape(of: value), at: 0)
     }
 
     /// Decodes `type` from the value under `key` of an object body; errors name
@@ -129,7 +128,8 @@ public struct BodyDecoder: Sendable {
         let root: Any = body ?? NSNull()
         return try BodyDecoder.run {
             try BodyDecoder.member(
-                T.self, at: key, of: root, in: FoundationSource(), decoder: FoundationDecoder.self, options: options)
+                T.self, at: key, of: root, in: DecodingFoundationSource(), decoder: DecodingFoundationDecoder.self,
+                options: options)
         }
     }
 
@@ -146,9 +146,23 @@ public struct BodyDecoder: Sendable {
         from value: JSONValue,
         at key: String
     ) throws(BodyDecodingError) -> T {
-        try BodyDecoder.run {
-            try BodyDecoder.member(
-                T.self, at: key, of: value, in: JSONValueSource(), decoder: JSONValueDecoder.self, options: options)
+        try decode(T.self, fromTape: try BodyDecoder.tape(of: value), at: 0, member: key)
+    }
+
+    /// A ``JSONValue`` written onto a tape, so that it decodes by the tape's decoder (one
+    /// decoder for JSON, off the hot path: the wire and the CLI decode their tapes directly).
+    /// Read with no depth limit of the scanner's: the decoder applies `options.maxDepth` as
+    /// it does to any body, so a value too deep fails with a path, as from the other sources.
+    static func tape(of value: JSONValue) throws(BodyDecodingError) -> JSONTape {
+        var writer = JSONWriter(capacity: 256, escapesLineSeparators: false)
+        writer.write(value)
+        do {
+            return try JSONTape.parse(writer.bytes, maxDepth: Int.max)
+        } catch {
+            // Only a value whose text is 4 GiB or more (a tape's offsets are 32-bit) gets here.
+            throw BodyDecodingError(
+                DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "the value is too large to decode: \(error)")))
         }
     }
 
@@ -162,7 +176,7 @@ public struct BodyDecoder: Sendable {
         return MessageBody(body)
     }
 
-    static func member<T: Decodable, Decoder: SourceDecoder>(
+    static func member<T: Decodable, Decoder: DecodingFrontEnd>(
         _ type: T.Type,
         at key: String,
         of root: Decoder.Source.Value,
@@ -178,8 +192,8 @@ public struct BodyDecoder: Sendable {
             _ = try decoder.objectContainer(root, .root)
             throw decoder.mismatch([String: Any].self, root, .root, .none)
         }
-        let nameKey = MemberKey(key)
-        var hint = MemberHint()
+        let nameKey = DecodingMemberKey(key)
+        var hint = DecodingMemberHint()
         guard let value = source.value(in: object, forKey: key, hint: &hint) else {
             if let optional, let none = optional.noneValue as? T { return none }
             throw DecodingError.keyNotFound(
@@ -292,4 +306,76 @@ public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
+}
+
+/// What a decoding failure expected and what it found, in a page developer's words
+/// (`expected an integer`, `found 2.5`): attached by the body decoder as the
+/// `underlyingError` of the `DecodingError`s it throws, whose `debugDescription` stays
+/// Foundation's, and read by ``BodyDecodingError/message``.
+struct DecodingProblem: Error, Sendable, CustomStringConvertible {
+    /// What the type needs, e.g. `an integer`, `a string`, `an ISO 8601 date`.
+    let expected: String
+    /// What the body holds, e.g. `2.5`, `a string`, `null`, `"2024-13-01"`.
+    let found: String
+
+    /// `expected …, found …`.
+    var description: String { "expected \(expected), found \(found)" }
+
+    /// The longest text of a found number or string quoted in a message; longer ones are cut.
+    static let quoteLimit = 40
+
+    /// The words for what a value of `type` must be.
+    static func expected(_ type: any Any.Type) -> String {
+        if let integer = type as? any FixedWidthInteger.Type { return expectedInteger(integer) }
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self), ObjectIdentifier(Character.self): return "a string"
+        case ObjectIdentifier(Bool.self): return "true or false"
+        case ObjectIdentifier(Double.self), ObjectIdentifier(Float.self), ObjectIdentifier(Decimal.self):
+            return "a number"
+        case ObjectIdentifier([String: Any].self): return "an object"
+        case ObjectIdentifier([Any].self): return "an array"
+        case ObjectIdentifier(Date.self): return "an ISO 8601 date"
+        case ObjectIdentifier(URL.self): return "a URL"
+        case ObjectIdentifier(Data.self): return "Base64 data"
+        case ObjectIdentifier(JSONValue.self): return "a JSON value"
+        default: return "a value of type \(type)"
+        }
+    }
+
+    /// `an integer`, with its range for the types narrower than 64 bits and `a non-negative
+    /// integer` for the unsigned 64-bit ones.
+    private static func expectedInteger<T: FixedWidthInteger>(_ type: T.Type) -> String {
+        if T.bitWidth >= 64 { return T.isSigned ? "an integer" : "a non-negative integer" }
+        return "an integer from \(T.min) to \(T.max)"
+    }
+
+    /// The words for a number that was found: its text, cut to ``quoteLimit`` characters.
+    static func found(number text: String) -> String {
+        text.count <= quoteLimit ? text : text.prefix(quoteLimit) + "…"
+    }
+
+    /// The words for a string that was found, quoted and cut to ``quoteLimit`` characters
+    /// (only where the string's content is the problem: a date, a URL, Base64).
+    static func found(quoting string: String) -> String {
+        let shown = string.count <= quoteLimit ? string : string.prefix(quoteLimit) + "…"
+        return String(reflecting: shown)
+    }
+}
+
+extension DecodingKind {
+    /// The words for what was found in a person-readable message: `null`, `true`, `2.5`,
+    /// `a string`, `an array`, `an object`.
+    var foundWords: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let bool): return bool ? "true" : "false"
+        case .number(let number): return DecodingProblem.found(number: number.text)
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        case .date: return "a date"
+        case .url: return "a URL"
+        case .other(let type): return "a value of type \(type)"
+        }
+    }
 }

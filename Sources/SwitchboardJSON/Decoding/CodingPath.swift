@@ -54,7 +54,7 @@ indirect enum DecodingPath {
                 keys.append(key)
                 node = parent
             case .index(let index, let parent, _):
-                keys.append(ElementKey(index))
+                keys.append(DecodingElementKey(index))
                 node = parent
             }
         }
@@ -66,14 +66,14 @@ indirect enum DecodingPath {
         switch component {
         case .none: break
         case .key(let key): path.append(key)
-        case .index(let index): path.append(ElementKey(index))
+        case .index(let index): path.append(DecodingElementKey(index))
         }
         return path
     }
 }
 
 /// The key of an array element, spelled as Foundation spells it (`Index 2`).
-struct ElementKey: CodingKey, Sendable {
+struct DecodingElementKey: CodingKey, Sendable {
     let intValue: Int?
     let stringValue: String
 
@@ -92,7 +92,7 @@ struct ElementKey: CodingKey, Sendable {
 }
 
 /// A key given by name: `decode(_:from:at:)`'s key and the members of a ``JSONValue`` object.
-struct MemberKey: CodingKey, Sendable {
+struct DecodingMemberKey: CodingKey, Sendable {
     let stringValue: String
     var intValue: Int? { nil }
 
@@ -141,7 +141,7 @@ extension CodingPathRendering {
     }
 
     private static func append(_ key: any CodingKey, to bytes: inout [UInt8]) {
-        if let index = key.intValue, key is ElementKey || key.stringValue == "Index \(index)" {
+        if let index = key.intValue, key is DecodingElementKey || key.stringValue == "Index \(index)" {
             bytes.append(UInt8(ascii: "["))
             appendDecimal(index, to: &bytes)
             bytes.append(UInt8(ascii: "]"))

@@ -78,17 +78,17 @@ public struct BodyEncoder: Sendable {
     ///   - writer: the writer to append to; left unchanged when encoding fails.
     /// - Throws: ``BodyEncodingError`` with the coding path of the first problem.
     public func encodeJSON<T: Encodable>(_ value: T, into writer: inout JSONWriter) throws(BodyEncodingError) {
-        // Streamed straight into bytes when the value encodes the usual way (`StreamSink.swift`);
+        // Streamed straight into bytes when the value encodes the usual way (`EncodingStreamSink.swift`);
         // otherwise through the tree, which gives the same bytes or the error with its path.
         // The sink writes into `writer` itself (swapped in for the stream, swapped back
         // after it); a stream that gives up is cut back to where it began. The writer keeps
         // the sink for its next encode when nothing else holds it.
-        var sink: StreamSink
+        var sink: EncodingStreamSink
         if let kept = writer.takeStreamSink() {
             sink = kept
             sink.restart()
         } else {
-            sink = StreamSink()
+            sink = EncodingStreamSink()
         }
         let mark = writer.mark
         swap(&writer, &sink.writer)
@@ -110,9 +110,9 @@ public struct BodyEncoder: Sendable {
         try encodeNode(value).jsonValue()
     }
 
-    private func encodeNode<T: Encodable>(_ value: T) throws(BodyEncodingError) -> EncodedNode {
+    private func encodeNode<T: Encodable>(_ value: T) throws(BodyEncodingError) -> EncodingNode {
         let state = EncodingState()
-        let node: EncodedNode
+        let node: EncodingNode
         do {
             node = try box(value, state: state, parent: nil, key: nil)
         } catch {
@@ -128,12 +128,12 @@ public struct BodyEncoder: Sendable {
 // MARK: - Paths and errors
 
 /// One step of a coding path.
-enum PathSegment: Sendable, Equatable {
+enum EncodingPathSegment: Sendable, Equatable {
     case key(String)
     case index(Int)
 
     init(_ key: any CodingKey) {
-        if let key = key as? IndexKey {
+        if let key = key as? EncodingIndexKey {
             self = .index(key.index)
         } else {
             self = .key(key.stringValue)
@@ -142,7 +142,7 @@ enum PathSegment: Sendable, Equatable {
 }
 
 /// `reply.lines[2].price`.
-func render(_ path: [PathSegment], rootName: String) -> String {
+func render(_ path: [EncodingPathSegment], rootName: String) -> String {
     var text = rootName
     for segment in path {
         switch segment {
@@ -154,25 +154,25 @@ func render(_ path: [PathSegment], rootName: String) -> String {
 }
 
 /// An error thrown inside the encoder, already carrying its path.
-struct PathedEncodingError: Error {
-    let path: [PathSegment]
+struct EncodingPathError: Error {
+    let path: [EncodingPathSegment]
     let reason: String
 }
 
 /// A coding path as a linked list from the leaf, turned into an array only when needed.
-final class PathNode {
-    let parent: PathNode?
+final class EncodingPathNode {
+    let parent: EncodingPathNode?
     let key: any CodingKey
     /// The number of keys on the path (this one's included).
     let depth: Int
 
-    init(parent: PathNode?, key: any CodingKey) {
+    init(parent: EncodingPathNode?, key: any CodingKey) {
         self.parent = parent
         self.key = key
         self.depth = (parent?.depth ?? 0) &+ 1
     }
 
-    static func keys(_ node: PathNode?) -> [any CodingKey] {
+    static func keys(_ node: EncodingPathNode?) -> [any CodingKey] {
         var keys: [any CodingKey] = []
         var node = node
         while let current = node {
@@ -182,15 +182,15 @@ final class PathNode {
         return keys.reversed()
     }
 
-    static func segments(_ node: PathNode?, then key: (any CodingKey)? = nil) -> [PathSegment] {
-        var segments = keys(node).map(PathSegment.init)
-        if let key { segments.append(PathSegment(key)) }
+    static func segments(_ node: EncodingPathNode?, then key: (any CodingKey)? = nil) -> [EncodingPathSegment] {
+        var segments = keys(node).map(EncodingPathSegment.init)
+        if let key { segments.append(EncodingPathSegment(key)) }
         return segments
     }
 }
 
 /// The key of an element of an unkeyed container (rendered `[n]` in paths).
-struct IndexKey: CodingKey {
+struct EncodingIndexKey: CodingKey {
     let index: Int
     init(_ index: Int) { self.index = index }
     init?(intValue: Int) { self.index = intValue }
@@ -200,7 +200,7 @@ struct IndexKey: CodingKey {
 }
 
 /// The key `super`, for `superEncoder()`.
-struct SuperKey: CodingKey {
+struct EncodingSuperKey: CodingKey {
     init() {}
     init?(intValue: Int) { return nil }
     init?(stringValue: String) { return nil }
@@ -210,13 +210,13 @@ struct SuperKey: CodingKey {
 
 /// Errors recorded where the `Encoder` API cannot throw (asking for a second kind of container).
 final class EncodingState {
-    var failure: PathedEncodingError?
+    var failure: EncodingPathError?
     /// The number of values being boxed one inside another (see ``BodyEncoder/maxDepth``).
     var depth = 0
 
-    func record(_ reason: String, at path: PathNode?) {
+    func record(_ reason: String, at path: EncodingPathNode?) {
         if failure == nil {
-            failure = PathedEncodingError(path: PathNode.segments(path), reason: reason)
+            failure = EncodingPathError(path: EncodingPathNode.segments(path), reason: reason)
         }
     }
 
@@ -225,28 +225,28 @@ final class EncodingState {
     /// caller then hands out one writing into a node of its own, outside the tree, on the same
     /// path: a loop of nested containers (no recursion into `encode(to:)`, which `box` counts)
     /// cannot build a tree or a path that overflows the stack when written or destroyed.
-    func nestedPath(_ path: PathNode?, _ key: any CodingKey) -> PathNode? {
+    func nestedPath(_ path: EncodingPathNode?, _ key: any CodingKey) -> EncodingPathNode? {
         guard (path?.depth ?? 0) < BodyEncoder.maxDepth else {
-            record(BodyEncoder.tooDeep, at: PathNode(parent: path, key: key))
+            record(BodyEncoder.tooDeep, at: EncodingPathNode(parent: path, key: key))
             return nil
         }
-        return PathNode(parent: path, key: key)
+        return EncodingPathNode(parent: path, key: key)
     }
 }
 
 // MARK: - The tree
 
-final class ArrayNode {
-    var elements: [EncodedNode] = []
+final class EncodingArrayNode {
+    var elements: [EncodingNode] = []
 }
 
 /// Members in encode order; a key encoded twice keeps its first place and its last value.
-final class ObjectNode {
+final class EncodingObjectNode {
     var keys: [String] = []
-    var values: [EncodedNode] = []
+    var values: [EncodingNode] = []
     private var index: [String: Int]?
 
-    func set(_ value: EncodedNode, forKey key: String) {
+    func set(_ value: EncodingNode, forKey key: String) {
         if let index {
             if let position = index[key] {
                 values[position] = value
@@ -268,7 +268,7 @@ final class ObjectNode {
     }
 }
 
-enum EncodedNode {
+enum EncodingNode {
     case null
     case bool(Bool)
     case int(Int64)
@@ -278,13 +278,13 @@ enum EncodedNode {
     case decimal(Decimal, String)
     case string(String)
     case json(JSONValue)
-    case array(ArrayNode)
-    case object(ObjectNode)
+    case array(EncodingArrayNode)
+    case object(EncodingObjectNode)
     /// A `superEncoder`'s value, read when the tree is output.
-    case deferred(NodeEncoder)
+    case deferred(EncodingTreeEncoder)
 
-    var resolved: EncodedNode {
-        if case .deferred(let encoder) = self { return encoder.node?.resolved ?? .object(ObjectNode()) }
+    var resolved: EncodingNode {
+        if case .deferred(let encoder) = self { return encoder.node?.resolved ?? .object(EncodingObjectNode()) }
         return self
     }
 
@@ -339,11 +339,12 @@ enum EncodedNode {
     }
 
     func foundationObject(rootName: String) throws(BodyEncodingError) -> Any {
-        var path: [PathSegment] = []
+        var path: [EncodingPathSegment] = []
         return try foundationObject(path: &path, rootName: rootName)
     }
 
-    private func foundationObject(path: inout [PathSegment], rootName: String) throws(BodyEncodingError) -> Any {
+    private func foundationObject(path: inout [EncodingPathSegment], rootName: String) throws(BodyEncodingError) -> Any
+    {
         switch self {
         case .null: return NSNull()
         case .bool(let value): return value
@@ -355,7 +356,7 @@ enum EncodedNode {
         case .decimal(let value, _): return NSDecimalNumber(decimal: value)
         case .string(let value): return value
         case .json(let value):
-            do throws(FoundationConversionFailure) {
+            do throws(EncodingFoundationFailure) {
                 return try foundationTree(value, path: &path)
             } catch {
                 throw BodyEncodingError(path: render(path, rootName: rootName), reason: error.reason)
@@ -383,19 +384,19 @@ enum EncodedNode {
     }
 }
 
-struct FoundationConversionFailure: Error {
+struct EncodingFoundationFailure: Error {
     let reason: String
 }
 
 /// A ``JSONValue`` as a Foundation tree: integers that fit `Int` as `Int` (`UInt64` as `NSNumber`), other
 /// numbers as `Double` when it has their exact decimal value, else as `NSDecimalNumber` with the digits;
 /// out-of-range numbers fail.
-func foundationTree(_ value: JSONValue, path: inout [PathSegment]) throws(FoundationConversionFailure) -> Any {
+func foundationTree(_ value: JSONValue, path: inout [EncodingPathSegment]) throws(EncodingFoundationFailure) -> Any {
     // Walked with a stack of its own (`JSONValue.foundationTree(converting:)`): a value built
     // by hand may nest any number of levels deep. On failure `path` names the number.
-    var failedAt: [PathSegment] = []
-    do throws(FoundationConversionFailure) {
-        return try value.foundationTree { number, numberPath throws(FoundationConversionFailure) -> Any in
+    var failedAt: [EncodingPathSegment] = []
+    do throws(EncodingFoundationFailure) {
+        return try value.foundationTree { number, numberPath throws(EncodingFoundationFailure) -> Any in
             // The same representation as `JSONValue.foundationValue`, so no digit is lost
             // (`Double` only when it has the text's exact decimal value).
             let text = number.text
@@ -406,7 +407,7 @@ func foundationTree(_ value: JSONValue, path: inout [PathSegment]) throws(Founda
             case .double(let double):
                 if double.isFinite, double != 0 || isZeroText(text) { return double }
                 failedAt = numberPath()
-                throw FoundationConversionFailure(reason: "number \(text) is out of range for a Foundation number")
+                throw EncodingFoundationFailure(reason: "number \(text) is out of range for a Foundation number")
             }
         }
     } catch {
@@ -428,8 +429,8 @@ private func isZeroText(_ text: String) -> Bool {
 
 /// Turns one value into a node: special types by hand, everything else through its `encode(to:)`.
 func box<T: Encodable>(
-    _ value: T, state: EncodingState, parent: PathNode?, key: (any CodingKey)?
-) throws -> EncodedNode {
+    _ value: T, state: EncodingState, parent: EncodingPathNode?, key: (any CodingKey)?
+) throws -> EncodingNode {
     // Metatype comparisons first (cheap), a cast only once the type is known.
     let type = T.self
     if type == String.self, let string = value as? String { return .string(string) }
@@ -444,115 +445,57 @@ func box<T: Encodable>(
         return try boxDecimal(decimal, parent: parent, key: key)
     }
     if type == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
-    let path = key.map { PathNode(parent: parent, key: $0) } ?? parent
-    // Counted as the stream counts (`StreamSink.write(_:)`), so both stop at the same value.
+    let path = key.map { EncodingPathNode(parent: parent, key: $0) } ?? parent
+    // Counted as the stream counts (`EncodingStreamSink.write(_:)`), so both stop at the same value.
     guard state.depth < BodyEncoder.maxDepth else {
-        throw PathedEncodingError(path: PathNode.segments(path), reason: BodyEncoder.tooDeep)
+        throw EncodingPathError(path: EncodingPathNode.segments(path), reason: BodyEncoder.tooDeep)
     }
     state.depth += 1
     defer { state.depth -= 1 }
-    let encoder = NodeEncoder(state: state, path: path)
+    let encoder = EncodingTreeEncoder(state: state, path: path)
     do {
         try value.encode(to: encoder)
-    } catch let error as PathedEncodingError {
+    } catch let error as EncodingPathError {
         throw error
     } catch let error as EncodingError {
         throw error
     } catch {
-        throw PathedEncodingError(path: PathNode.segments(path), reason: "\(error)")
+        throw EncodingPathError(path: EncodingPathNode.segments(path), reason: "\(error)")
     }
-    return encoder.node ?? .object(ObjectNode())
+    return encoder.node ?? .object(EncodingObjectNode())
 }
 
-func boxDouble(_ value: Double, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+func boxDouble(_ value: Double, parent: EncodingPathNode?, key: (any CodingKey)?) throws -> EncodingNode {
     guard value.isFinite else {
-        throw PathedEncodingError(
-            path: PathNode.segments(parent, then: key), reason: "cannot encode non-finite number \(value)")
+        throw EncodingPathError(
+            path: EncodingPathNode.segments(parent, then: key), reason: "cannot encode non-finite number \(value)")
     }
     return .double(value)
 }
 
-func boxFloat(_ value: Float, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+func boxFloat(_ value: Float, parent: EncodingPathNode?, key: (any CodingKey)?) throws -> EncodingNode {
     guard value.isFinite else {
-        throw PathedEncodingError(
-            path: PathNode.segments(parent, then: key), reason: "cannot encode non-finite number \(value)")
+        throw EncodingPathError(
+            path: EncodingPathNode.segments(parent, then: key), reason: "cannot encode non-finite number \(value)")
     }
     return .float(value)
 }
 
-func boxDecimal(_ value: Decimal, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+func boxDecimal(_ value: Decimal, parent: EncodingPathNode?, key: (any CodingKey)?) throws -> EncodingNode {
     let text = value.description
     guard !value.isNaN, JSONNumber.isValid(text.utf8) else {
-        throw PathedEncodingError(
-            path: PathNode.segments(parent, then: key), reason: "cannot encode decimal \(text) as a JSON number")
+        throw EncodingPathError(
+            path: EncodingPathNode.segments(parent, then: key), reason: "cannot encode decimal \(text) as a JSON number"
+        )
     }
     return .decimal(value, text)
 }
 
-func boxDate(_ value: Date, parent: PathNode?, key: (any CodingKey)?) throws -> EncodedNode {
+func boxDate(_ value: Date, parent: EncodingPathNode?, key: (any CodingKey)?) throws -> EncodingNode {
     guard let text = ISO8601.format(value) else {
-        throw PathedEncodingError(
-            path: PathNode.segments(parent, then: key),
+        throw EncodingPathError(
+            path: EncodingPathNode.segments(parent, then: key),
             reason: "cannot encode date \(value.timeIntervalSince1970)s since 1970, out of ISO 8601 range")
     }
     return .string(text)
-}
-
-/// ISO 8601 in UTC without a formatter object: `2024-05-01T12:30:00Z`, or `…:00.250Z` with milliseconds.
-package enum ISO8601 {
-    /// Formats `date`, or `nil` outside JavaScript's date range (±8.64e15 ms around 1970).
-    package static func format(_ date: Date) -> String? {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite else { return nil }
-        let milliseconds = (seconds * 1000).rounded()
-        guard abs(milliseconds) <= 8.64e15 else { return nil }
-        let total = Int64(milliseconds)
-        var days = total / 86_400_000
-        var ofDay = total % 86_400_000
-        if ofDay < 0 {
-            ofDay += 86_400_000
-            days -= 1
-        }
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-
-        var text = ""
-        text.reserveCapacity(24)
-        if year >= 0 && year <= 9999 {
-            pad(year, 4, into: &text)
-        } else {
-            text += year < 0 ? "-" : "+"
-            pad(abs(year), 6, into: &text)
-        }
-        text += "-"
-        pad(month, 2, into: &text)
-        text += "-"
-        pad(day, 2, into: &text)
-        text += "T"
-        pad(ofDay / 3_600_000, 2, into: &text)
-        text += ":"
-        pad(ofDay / 60_000 % 60, 2, into: &text)
-        text += ":"
-        pad(ofDay / 1000 % 60, 2, into: &text)
-        if ofDay % 1000 != 0 {
-            text += "."
-            pad(ofDay % 1000, 3, into: &text)
-        }
-        text += "Z"
-        return text
-    }
-
-    private static func pad(_ value: Int64, _ width: Int, into text: inout String) {
-        let digits = String(value)
-        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
-        text += digits
-    }
 }

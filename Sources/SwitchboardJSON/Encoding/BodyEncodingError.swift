@@ -32,11 +32,11 @@ public struct BodyEncodingError: Error, Sendable, Hashable, CustomStringConverti
 
     init(from error: any Error, rootName: String) {
         switch error {
-        case let error as PathedEncodingError:
+        case let error as EncodingPathError:
             self.init(path: render(error.path, rootName: rootName), reason: error.reason)
         case let error as EncodingError:
             if case .invalidValue(_, let context) = error {
-                let path = context.codingPath.map(PathSegment.init)
+                let path = context.codingPath.map(EncodingPathSegment.init)
                 self.init(path: render(path, rootName: rootName), reason: context.debugDescription)
             } else {
                 self.init(path: rootName, reason: "\(error)")

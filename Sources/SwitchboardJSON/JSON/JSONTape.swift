@@ -9,7 +9,7 @@
 /// A parsed JSON document kept as its bytes plus a flat "tape" of entries that
 /// point into them: no `Any` boxes, no second tree, no `String` until one is asked for.
 ///
-/// The one strict scanner (``TapeParser``) makes it, for every reader of JSON
+/// The one strict scanner (``JSONTapeParser``) makes it, for every reader of JSON
 /// bytes: the wire format, ``JSONReader`` (which builds a ``JSONValue`` from the
 /// tape) and ``MessageBody/init(jsonBytes:maxDepth:maxBytes:)-(UnsafeBufferPointer<UInt8>,_,_)``
 /// (whose decoder reads the tape in place). RFC 8259, strict: no trailing commas,
@@ -107,8 +107,8 @@ package final class JSONTape: @unchecked Sendable {
             }
             return try result.get()
         }
-        let result = TapeScratch.withThreadScratch { scratch -> Result<JSONTape, JSONReadError> in
-            var parser = TapeParser(input: input, base: base, maxDepth: max(0, maxDepth), scratch: scratch)
+        let result = JSONTapeScratch.withThreadScratch { scratch -> Result<JSONTape, JSONReadError> in
+            var parser = JSONTapeParser(input: input, base: base, maxDepth: max(0, maxDepth), scratch: scratch)
             guard parser.parseDocument() else { return .failure(parser.error()) }
             return .success(parser.finish())
         }
@@ -421,7 +421,7 @@ package final class JSONTape: @unchecked Sendable {
             // 512 KiB thread stack: `DepthLimitStackTests`).
             if entries[index].flags & Flags.flat != 0 { return .object(dictionary(index, of: JSONValue.self)) }
             var members = [String: JSONValue](minimumCapacity: Int(entries[index].count))
-            // Its own loop, not `TapeMembers`: that one's state would make this recursive
+            // Its own loop, not `JSONTapeMembers`: that one's state would make this recursive
             // function's frame, every level's, larger, and 5,000 nested arrays (`JSONReaderTests`)
             // must fit the test thread's stack under AddressSanitizer too.
             var key = index + 1
@@ -436,13 +436,13 @@ package final class JSONTape: @unchecked Sendable {
 
     /// The object at `index` as a dictionary, each member's value read as `Value`.
     ///
-    /// Made with `Dictionary(_:uniquingKeysWith:)` from ``TapeMembers``, whose
+    /// Made with `Dictionary(_:uniquingKeysWith:)` from ``JSONTapeMembers``, whose
     /// `underestimatedCount` is the member count: the storage is allocated once, by code
     /// specialised for the dictionary's type. (`Dictionary(minimumCapacity:)` and
     /// `reserveCapacity` are not inlinable: every call looks the storage's generic metadata
     /// up at run time.) Keys on a tape are unique, so `uniquingKeysWith` is never called.
-    func dictionary<Value: TapeReadable>(_ index: Int, of type: Value.Type) -> [String: Value] {
-        Dictionary(TapeMembers<Value>(tape: self, object: index), uniquingKeysWith: { _, last in last })
+    func dictionary<Value: JSONTapeReadable>(_ index: Int, of type: Value.Type) -> [String: Value] {
+        Dictionary(JSONTapeMembers<Value>(tape: self, object: index), uniquingKeysWith: { _, last in last })
     }
 
     /// The integer at `index` when the number entry is an integer of at most 18
@@ -542,25 +542,25 @@ package final class JSONTape: @unchecked Sendable {
 }
 
 /// A value read straight off a tape entry (the values ``JSONTape/dictionary(_:of:)`` makes).
-protocol TapeReadable {
+protocol JSONTapeReadable {
     /// The value at entry `index` of `tape` (whose kind the caller has checked, where it matters).
     static func read(_ tape: JSONTape, at index: Int) -> Self
 }
 
-extension String: TapeReadable {
+extension String: JSONTapeReadable {
     /// The string at `index` (a string entry), unescaped.
     @inline(__always)
     static func read(_ tape: JSONTape, at index: Int) -> String { tape.string(index) }
 }
 
-extension JSONValue: TapeReadable {
+extension JSONValue: JSONTapeReadable {
     @inline(__always)
     static func read(_ tape: JSONTape, at index: Int) -> JSONValue { tape.jsonValue(index) }
 }
 
 /// The members of an object on a tape as `(key, value)` pairs, in order; its
 /// `underestimatedCount` is the member count (see ``JSONTape/dictionary(_:of:)``).
-struct TapeMembers<Value: TapeReadable>: Sequence, IteratorProtocol {
+struct JSONTapeMembers<Value: JSONTapeReadable>: Sequence, IteratorProtocol {
     let tape: JSONTape
     /// The entry of the next key.
     private var key: Int

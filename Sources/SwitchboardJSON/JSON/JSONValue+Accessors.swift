@@ -96,18 +96,18 @@ extension JSONNumber {
 
     /// The number as `Int` when it is integral and fits (`2`, `2.0`, `2e3`); `nil`
     /// for `2.5`, `1e30` and the like. Never truncated.
-    public var intValue: Int? { BodyNumber.text(text).integer(Int.self) }
+    public var intValue: Int? { DecodingNumber.text(text).integer(Int.self) }
 
     /// The number as `Int64` when it is integral and fits.
-    public var int64Value: Int64? { BodyNumber.text(text).integer(Int64.self) }
+    public var int64Value: Int64? { DecodingNumber.text(text).integer(Int64.self) }
 
     /// The number as `UInt64` when it is integral and fits (`12345678901234567890`; not `-1`).
-    public var uint64Value: UInt64? { BodyNumber.text(text).integer(UInt64.self) }
+    public var uint64Value: UInt64? { DecodingNumber.text(text).integer(UInt64.self) }
 
     /// The nearest `Double`, or `nil` when the number is beyond `Double`'s range (`1e400`).
-    public var doubleValue: Double? { BodyNumber.text(text).double }
+    public var doubleValue: Double? { DecodingNumber.text(text).double }
 
     /// The number as a `Decimal`, keeping its digits (up to 38 significant digits);
     /// `nil` beyond `Decimal`'s range.
-    public var decimalValue: Decimal? { BodyNumber.text(text).decimal }
+    public var decimalValue: Decimal? { DecodingNumber.text(text).decimal }
 }

@@ -57,7 +57,7 @@ extension JSONValue: Codable {
                 }
                 return .array(elements)
             }
-            if let keyed = try? decoder.container(keyedBy: MemberKey.self) {
+            if let keyed = try? decoder.container(keyedBy: DecodingMemberKey.self) {
                 var members: [String: JSONValue] = [:]
                 for key in keyed.allKeys {
                     members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
@@ -121,9 +121,9 @@ extension JSONValue: Codable {
         case .object(let object):
             try StackRoom.nested { depth throws in
                 if StackRoom.isShort(depth: depth) { throw tooDeep(encoder) }
-                var container = encoder.container(keyedBy: MemberKey.self)
+                var container = encoder.container(keyedBy: DecodingMemberKey.self)
                 for (key, value) in object {
-                    try container.encode(value, forKey: MemberKey(key))
+                    try container.encode(value, forKey: DecodingMemberKey(key))
                 }
             }
         }

@@ -50,7 +50,7 @@ extension JSONValue {
     /// each number converted by `convert`, which is also given the path to the number (for
     /// its error). Built with ``JSONValueWalk``, not by recursion.
     func foundationTree<Failure: Error>(
-        converting convert: (JSONNumber, _ path: () -> [PathSegment]) throws(Failure) -> Any
+        converting convert: (JSONNumber, _ path: () -> [EncodingPathSegment]) throws(Failure) -> Any
     ) throws(Failure) -> Any {
         var walk = JSONValueWalk(self, sortsKeys: false)
         var open: [FoundationContainer] = []

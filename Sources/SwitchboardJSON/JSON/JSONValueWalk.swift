@@ -92,8 +92,8 @@ struct JSONValueWalk {
 
     /// Where the walk is: the keys and indices from the root to the last value or key handed
     /// out (for an error naming the value that failed).
-    var path: [PathSegment] {
-        var path: [PathSegment] = []
+    var path: [EncodingPathSegment] {
+        var path: [EncodingPathSegment] = []
         path.reserveCapacity(frames.count)
         for frame in frames where frame.next > 0 {
             path.append(frame.isObject ? .key(frame.keys[frame.next - 1]) : .index(frame.next - 1))

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import SwitchboardWire
 import Testing
 

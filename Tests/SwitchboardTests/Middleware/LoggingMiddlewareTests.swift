@@ -55,6 +55,11 @@ import Testing
         #expect(LoggingMiddleware.render(body, maxBytes: 100) == #"{"a":"x","b":[null,true]}"#)
     }
 
+    @Test func aBodyReadFromJSONBytesRendersToo() throws {
+        let body = try MessageBody(jsonBytes: Array(#"{"a":[1,"x",true,null],"b":{"c":2.5}}"#.utf8))
+        #expect(LoggingMiddleware.render(body, maxBytes: 100).contains(#""c":2.5"#))
+    }
+
     @Test func aLineNeverHoldsALineBreak() {
         let logging = LoggingMiddleware(prefix: "", sink: { _ in })
         let line = logging.line(

@@ -1,26 +1,15 @@
+import SwitchboardTestSupport
 import Testing
 
 @testable import Switchboard
 @testable import SwitchboardJSON
 
 @Suite struct HashTrieDiffTests {
-    /// A deterministic generator (SplitMix64), so a failure can be replayed.
-    private struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z &>> 31)) % UInt64(bound))
-        }
-    }
-
     /// Random sets and removals on a trie and on a dictionary; after each batch the diff of the
     /// two snapshots lists exactly the names whose values differ, with both values.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func theDiffOfTwoSnapshotsIsExactlyWhatChanged(seed: UInt64) async {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         var trie = HashTrie<Int>()
         var model: [String: Int] = [:]
         for batch in 0..<60 {
@@ -28,30 +17,30 @@ import Testing
             let before = trie
             let modelBefore = model
             // Small batches (a few changes) and, now and then, large ones.
-            let changes = batch % 10 == 9 ? 400 : 1 + random.next(6)
+            let changes = batch % 10 == 9 ? 400 : 1 + random.below(6)
             for _ in 0..<changes {
-                let name = "c\(random.next(batch < 30 ? 600 : 60))"
-                if random.next(3) == 0 {
+                let name = "c\(random.below(batch < 30 ? 600 : 60))"
+                if random.below(3) == 0 {
                     trie.set(name, nil)
                     model[name] = nil
                 } else {
-                    let value = random.next(4)
+                    let value = random.below(4)
                     trie.set(name, value)
                     model[name] = value
                 }
             }
             var seen: [String: (Int?, Int?)] = [:]
             HashTrie.diff(from: before, to: trie, same: ==) { name, old, new in
-                #expect(seen[name] == nil, "\(name) told twice")
+                #expect(seen[name] == nil, "seed \(seed) batch \(batch): \(name) told twice")
                 seen[name] = (old, new)
                 return true
             }
             let names = Set(modelBefore.keys).union(model.keys).filter { modelBefore[$0] != model[$0] }
-            #expect(Set(seen.keys) == names, "batch \(batch)")
+            #expect(Set(seen.keys) == names, "seed \(seed) batch \(batch)")
             for (name, (old, new)) in seen {
-                #expect(old == modelBefore[name] && new == model[name], "\(name) in batch \(batch)")
+                #expect(old == modelBefore[name] && new == model[name], "seed \(seed) batch \(batch): \(name)")
             }
-            #expect(trie.count == model.count)
+            #expect(trie.count == model.count, "seed \(seed) batch \(batch)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 private struct StressExpiring: Event {
@@ -37,7 +38,7 @@ private struct StressExpiring: Event {
         }
 
         await Stress.onThreads(senders + 2) { thread in
-            var random = StressRandom(seed: 2_000 + thread)
+            var random = SplitMix64(seed: UInt64(2_000 + thread))
             if thread < senders {
                 for index in 0..<perSender {
                     let seq = thread * perSender + index

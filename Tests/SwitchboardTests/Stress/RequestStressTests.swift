@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// Requests from many threads (callback, async and typed APIs) while the responder
@@ -40,7 +41,7 @@ import Testing
 
         let workers = Task {
             await Stress.onThreads(senders + 3) { thread in
-                var random = StressRandom(seed: 1_000 + thread)
+                var random = SplitMix64(seed: UInt64(1_000 + thread))
                 if thread < senders {
                     for index in 0..<perSender {
                         let seq = thread * perSender + index

@@ -108,23 +108,6 @@ final class SharedStack<Value: Sendable>: Sendable {
     }
 }
 
-/// A pseudo-random generator each thread owns (SplitMix64), so runs are varied but cheap.
-struct StressRandom {
-    var state: UInt64
-
-    init(seed: Int) { state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-}
-
 // Events and requests of the stress suites (own channel names, so they never
 // meet the other suites' types).
 
