@@ -95,7 +95,7 @@ struct MessagePathCheck {
         if summary.total != outcomes.count {
             fuzzFail("the summary counts \(summary.total) messages for \(outcomes.count) outcomes")
         }
-        for kind in WireOutcomeKind.allCases where summary[kind] != outcomes.count(where: { $0.kind == kind }) {
+        for kind in Outcome.Kind.allCases where summary[kind] != outcomes.count(where: { $0.kind == kind }) {
             fuzzFail(
                 "the summary counts \(summary[kind]) \(kind), the outcomes hold \(outcomes.count(where: { $0.kind == kind }))"
             )

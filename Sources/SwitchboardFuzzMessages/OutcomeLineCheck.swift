@@ -66,8 +66,8 @@ enum OutcomeLineCheck {
         }
 
         guard members["line"] == .number(JSONNumber(outcome.line)) else { fail("line is not \(outcome.line)") }
-        guard case .string(let kind)? = members["outcome"], WireOutcomeKind(rawValue: kind) == outcome.kind else {
-            fail("outcome is not one of \(WireOutcomeKind.allCases)")
+        guard case .string(let kind)? = members["outcome"], Outcome.Kind(rawValue: kind) == outcome.kind else {
+            fail("outcome is not one of \(Outcome.Kind.allCases)")
         }
         switch outcome.id {
         case .string(let id)?:

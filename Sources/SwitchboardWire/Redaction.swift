@@ -3,13 +3,13 @@ import Switchboard
 import SwitchboardJSON
 
 /// Redaction of named keys in loosely typed bodies.
-public enum Redaction {
+package enum Redaction {
     /// The value written in place of a redacted one.
-    public static let placeholder = "[redacted]"
+    package static let placeholder = "[redacted]"
 
     /// `value` with the value of every object key in `keys` (compared
     /// case-insensitively), at any depth and inside arrays, replaced by ``placeholder``.
-    public static func redact(_ value: Any, keys: Set<String>) -> Any {
+    package static func redact(_ value: Any, keys: Set<String>) -> Any {
         jsonSafe(value, redacting: Set(keys.map { $0.lowercased() }))
     }
 

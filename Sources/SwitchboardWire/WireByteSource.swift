@@ -182,7 +182,7 @@ public struct WireIOError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Int32
 
     /// Creates an error.
-    public init(operation: String, name: String, code: Int32) {
+    package init(operation: String, name: String, code: Int32) {
         self.operation = operation
         self.name = name
         self.code = code

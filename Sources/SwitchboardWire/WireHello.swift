@@ -10,30 +10,30 @@ import Switchboard
 /// {"line":1,"id":"h1","outcome":"hello","differing":["addCartLine"]}
 /// ```
 /// A line with a `"name"` is a message whatever else it holds.
-public struct WireHello: Sendable, Hashable {
+package struct WireHello: Sendable, Hashable {
     /// The digests the page states.
-    public var hello: PageHello
+    package var hello: PageHello
     /// The id, when given.
-    public var id: WireID?
+    package var id: WireID?
     /// Who sent it, from `"origin"` and `"mainFrame"` (`MessageSender.unknown` without them).
-    public var sender: MessageSender
+    package var sender: MessageSender
 
     /// Creates a hello line.
-    public init(hello: PageHello, id: WireID? = nil, sender: MessageSender = .unknown) {
+    package init(hello: PageHello, id: WireID? = nil, sender: MessageSender = .unknown) {
         self.hello = hello
         self.id = id
         self.sender = sender
     }
 
     /// Whether `value` is a hello line: an object with a `"hello"` member and no `"name"`.
-    public static func isHello(_ value: JSONValue) -> Bool {
+    package static func isHello(_ value: JSONValue) -> Bool {
         guard case .object(let members) = value else { return false }
         return members["hello"] != nil && members["name"] == nil
     }
 
     /// Reads a hello line from a parsed value (see ``isHello(_:)``).
     /// - Returns: the hello, or why the line is malformed (with the `id` when it could be read).
-    public static func parse(value: JSONValue) -> Result<WireHello, WireMalformed> {
+    package static func parse(value: JSONValue) -> Result<WireHello, WireMalformed> {
         guard case .object(let members) = value, let statement = members["hello"] else {
             return .failure(WireMalformed(message: "a hello line needs a \"hello\" object"))
         }

@@ -141,14 +141,14 @@ public struct WireMalformed: Error, Sendable, Hashable, CustomStringConvertible 
     public var id: WireID?
 
     /// Creates a malformed-input report.
-    public init(message: String, name: String? = nil, id: WireID? = nil) {
+    package init(message: String, name: String? = nil, id: WireID? = nil) {
         self.message = message
         self.name = name
         self.id = id
     }
 
     /// A line the strict reader rejected; the message names what and where.
-    public init(readError: JSONReadError) {
+    package init(readError: JSONReadError) {
         if case .invalidUTF8 = readError.kind {
             let text = readError.description
             let prefix = "invalid UTF-8: "
@@ -160,7 +160,7 @@ public struct WireMalformed: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// A line longer than the limit.
-    public static func oversized(byteCount: Int, limit: Int) -> WireMalformed {
+    package static func oversized(byteCount: Int, limit: Int) -> WireMalformed {
         WireMalformed(message: "line is \(byteCount) bytes long; the limit is \(limit) (--max-line-bytes)")
     }
 

@@ -13,7 +13,7 @@ public struct WireNotice: Sendable, Hashable {
     public let line: [UInt8]
 
     /// The manifest line.
-    public init(manifest: Manifest) {
+    package init(manifest: Manifest) {
         // `BodyEncoder` keeps the manifest's encode order (sorted names).
         let json = (try? BodyEncoder().encodeJSON(manifest)) ?? Array(#"{"channels":[],"features":{}}"#.utf8)
         var writer = JSONWriter()
@@ -26,7 +26,7 @@ public struct WireNotice: Sendable, Hashable {
     }
 
     /// The line of a push.
-    public init(push: PushMessage) {
+    package init(push: PushMessage) {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key(plain: "push")

@@ -1,60 +1,5 @@
 import Switchboard
 
-/// The outcome of one wire message, as the `"outcome"` field names it.
-public enum WireOutcomeKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// Delivered to every handler of the channel; none threw.
-    case handled
-    /// A request answered with a reply (in `"reply"`).
-    case replied
-    /// A handler threw, a responder failed, timed out or dropped its reply, or the reply could not be encoded.
-    case failed
-    /// The body did not decode as the channel's type (`"error": {"path", "message"}`).
-    case invalid
-    /// No handler on the channel.
-    case unhandled
-    /// Not a message: not JSON, not UTF-8, not an object with a string `name`, too long.
-    case malformed
-    /// The channel's origin policy refused the sender (`"error": {"message"}` says which rule).
-    case rejected
-    /// A page's hello (``WireHello``) was answered; `"differing"` lists the channels whose contract
-    /// differs from the page's.
-    case hello
-
-    /// Whether the message counts as a success for the exit status (`handled`, `replied`).
-    public var isSuccess: Bool { self == .handled || self == .replied || self == .hello }
-
-    /// The raw value.
-    public var description: String { rawValue }
-
-    /// The raw value as a literal (written without a scan for escapes).
-    var literal: StaticString {
-        switch self {
-        case .handled: return "handled"
-        case .replied: return "replied"
-        case .failed: return "failed"
-        case .invalid: return "invalid"
-        case .unhandled: return "unhandled"
-        case .malformed: return "malformed"
-        case .rejected: return "rejected"
-        case .hello: return "hello"
-        }
-    }
-
-    /// The index of this kind in `allCases`.
-    var position: Int {
-        switch self {
-        case .handled: return 0
-        case .replied: return 1
-        case .failed: return 2
-        case .invalid: return 3
-        case .unhandled: return 4
-        case .malformed: return 5
-        case .rejected: return 6
-        case .hello: return 7
-        }
-    }
-}
-
 /// What went wrong with a message: the `"error"` object of an outcome line,
 /// `{"kind", "channel", "path", "message", "data"}` (an `ErrorEnvelope` with the key path of a
 /// body that did not decode): `kind` always, `channel` when the message named a valid channel,
@@ -72,7 +17,7 @@ public struct WireError: Sendable, Hashable {
     public var data: JSONValue?
 
     /// Creates an error.
-    public init(
+    package init(
         kind: ErrorKind, channel: String? = nil, path: String? = nil, message: String, data: JSONValue? = nil
     ) {
         self.kind = kind
@@ -128,7 +73,7 @@ public struct WireOutcome: Sendable, Hashable {
     /// The message's name, when it was a string.
     public var name: String?
     /// What happened.
-    public var kind: WireOutcomeKind
+    public var kind: Outcome.Kind
     /// The reply's JSON text, for `replied`: one JSON value, which ``write(to:)`` copies verbatim
     /// (the session's own outcomes hold what `BodyEncoder` wrote, always valid JSON).
     public var replyJSON: [UInt8]?
@@ -138,8 +83,8 @@ public struct WireOutcome: Sendable, Hashable {
     public var differing: [String]?
 
     /// Creates an outcome.
-    public init(
-        line: Int, source: String? = nil, id: WireID? = nil, name: String? = nil, kind: WireOutcomeKind,
+    package init(
+        line: Int, source: String? = nil, id: WireID? = nil, name: String? = nil, kind: Outcome.Kind,
         replyJSON: [UInt8]? = nil, error: WireError? = nil, differing: [String]? = nil
     ) {
         self.line = line

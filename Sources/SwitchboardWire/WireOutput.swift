@@ -78,7 +78,7 @@ public struct WireOutcomeCollector: WireOutcomeSink, Sendable {
 /// it ends) before the descriptor is read or closed.
 ///
 /// ```swift
-/// var output = NDJSONOutput(descriptor: 1)  // standard output
+/// var output = NDJSONOutput.standardOutput
 /// try WirePipeline().run([.standardInput], session: &session, into: &output)
 /// ```
 public struct NDJSONOutput: WireOutcomeSink, Sendable {
@@ -87,12 +87,15 @@ public struct NDJSONOutput: WireOutcomeSink, Sendable {
     private var writer: JSONWriter
     private let threshold: Int
 
+    /// An output to standard output, as the CLI writes its outcome lines.
+    public static var standardOutput: NDJSONOutput { NDJSONOutput(descriptor: 1) }
+
     /// Creates an output.
     /// - Parameters:
     ///   - descriptor: where to write (not closed).
     ///   - name: the name in error messages (`stdout`).
     ///   - bufferSize: how many bytes to gather before writing.
-    public init(descriptor: Int32, name: String = "stdout", bufferSize: Int = 64 * 1024) {
+    package init(descriptor: Int32, name: String = "stdout", bufferSize: Int = 64 * 1024) {
         self.descriptor = descriptor
         self.name = name
         self.threshold = max(1, bufferSize)

@@ -67,7 +67,7 @@ public struct WireSession: Sendable {
     ///   - number: its 1-based line number.
     ///   - source: the input path, echoed as `"source"`.
     /// - Returns: the outcome; `nil` for a blank line (only spaces, tabs and `\r`), which is not a message.
-    public mutating func process(line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome? {
+    package mutating func process(line: UnsafeBufferPointer<UInt8>, number: Int, source: String?) -> WireOutcome? {
         if WireSession.isBlank(line) { return nil }
         if line.count > options.maxLineBytes {
             return malformed(
@@ -146,13 +146,18 @@ public struct WireSession: Sendable {
         }
     }
 
-    /// Processes one NDJSON line given as an array of bytes. See ``process(line:number:source:)-(UnsafeBufferPointer<UInt8>,_,_)``.
+    /// Processes one NDJSON line.
+    /// - Parameters:
+    ///   - line: the line's bytes, without the newline.
+    ///   - number: its 1-based line number.
+    ///   - source: the input path, echoed as `"source"`.
+    /// - Returns: the outcome; `nil` for a blank line (only spaces, tabs and `\r`), which is not a message.
     public mutating func process(line: [UInt8], number: Int, source: String?) -> WireOutcome? {
         line.withUnsafeBufferPointer { buffer in process(line: buffer, number: number, source: source) }
     }
 
     /// Counts and returns a `malformed` outcome.
-    public mutating func malformed(_ problem: WireMalformed, line: Int, source: String?) -> WireOutcome {
+    package mutating func malformed(_ problem: WireMalformed, line: Int, source: String?) -> WireOutcome {
         summary.record(.malformed)
         return WireOutcome(
             line: line, source: source, id: problem.id, name: problem.name, kind: .malformed,
@@ -176,7 +181,7 @@ public struct WireSession: Sendable {
     /// Answers a page's hello: compares the digests it states with the router's
     /// (`Router.checkContracts(_:from:)`, which reports a `contractSkew` diagnostic per channel
     /// that differs) and returns a `hello` outcome listing them in `differing`.
-    public mutating func process(_ hello: WireHello, line: Int, source: String?) -> WireOutcome {
+    package mutating func process(_ hello: WireHello, line: Int, source: String?) -> WireOutcome {
         let differing = router.checkContracts(hello.hello.contracts, from: hello.sender).map(\.name)
         summary.record(.hello)
         return WireOutcome(line: line, source: source, id: hello.id, kind: .hello, differing: differing)
@@ -215,7 +220,7 @@ public struct WireSession: Sendable {
         // and stays as it is for the next message.
         let (outcome, handlersOnly) = router.receiveAnsweringRequests(message, key: key, replyHandler: waiter.handler)
         // The outcome's parts, put together once at the end (a `var` outcome changed in place is copied).
-        var kind = WireOutcomeKind.handled
+        var kind = Outcome.Kind.handled
         var replyJSON: [UInt8]?
         var error: WireError?
         switch outcome {
@@ -273,7 +278,7 @@ public struct WireSession: Sendable {
 
     /// Encodes a reply through `ReplyValue.writeJSON(into:)` (as `ReplyValue.jsonBytes()` does), with the
     /// session's reused writer: `replied` with its JSON, or `failed` with the reason it did not encode.
-    private mutating func encode(_ value: ReplyValue, on channel: Channel) -> (WireOutcomeKind, [UInt8]?, WireError?) {
+    private mutating func encode(_ value: ReplyValue, on channel: Channel) -> (Outcome.Kind, [UInt8]?, WireError?) {
         // One huge reply should not keep its buffer for the rest of the session.
         if replyWriter.capacity > 1 << 20 { replyWriter = JSONWriter(capacity: 4096) }
         replyWriter.reset()

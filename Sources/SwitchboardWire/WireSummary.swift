@@ -5,11 +5,12 @@ import Switchboard
 /// Rendered on stderr by the CLI as
 /// `switchboard: 14 messages: 6 handled, 4 replied, 1 failed, 1 invalid, 1 unhandled, 1 malformed (0.004 s)`.
 public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
-    /// How many messages had each outcome (every kind is present, zeros included).
-    public var counts: [WireOutcomeKind: Int] {
-        Dictionary(uniqueKeysWithValues: WireOutcomeKind.allCases.map { ($0, self[$0]) })
+    /// How many messages had each outcome (every kind is present, zeros included; the wire
+    /// format writes the first eight kinds of `Outcome.Kind` only).
+    public var counts: [Outcome.Kind: Int] {
+        Dictionary(uniqueKeysWithValues: Outcome.Kind.allCases.map { ($0, self[$0]) })
     }
-    /// The counts in `WireOutcomeKind.allCases` order (no hashing per message).
+    /// The counts in `Outcome.Kind.allCases` order (no hashing per message).
     private var tally: [Int]
     /// All messages counted (blank lines are not messages).
     public private(set) var total: Int
@@ -21,21 +22,21 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// An empty summary.
     /// - Parameter hasOriginPolicy: whether an origin policy is on (the CLI's `--allow-origin`):
     ///   the rejected count is then always shown.
-    public init(hasOriginPolicy: Bool = false) {
-        tally = Array(repeating: 0, count: WireOutcomeKind.allCases.count)
+    package init(hasOriginPolicy: Bool = false) {
+        tally = Array(repeating: 0, count: Outcome.Kind.allCases.count)
         total = 0
         elapsed = .zero
         self.hasOriginPolicy = hasOriginPolicy
     }
 
     /// Counts one outcome.
-    public mutating func record(_ kind: WireOutcomeKind) {
+    package mutating func record(_ kind: Outcome.Kind) {
         tally[kind.position] += 1
         total += 1
     }
 
     /// How many messages had `kind`.
-    public subscript(kind: WireOutcomeKind) -> Int { tally[kind.position] }
+    public subscript(kind: Outcome.Kind) -> Int { tally[kind.position] }
 
     /// Whether every message was handled or replied (a page's hello, answered, counts as a success).
     public var allSucceeded: Bool { total == self[.handled] + self[.replied] + self[.hello] }
@@ -47,10 +48,15 @@ public struct WireSummary: Sendable, Hashable, CustomStringConvertible {
     /// `rejected` is counted after `malformed` whenever an origin policy is on
     /// (``hasOriginPolicy``, zero included: `…, 0 malformed, 0 rejected (0.004 s)`) or any
     /// message was rejected; without a policy and with none rejected it is left out. `hello`
-    /// (pages' hellos answered) is counted last, only when there was one.
+    /// (pages' hellos answered) is counted after it, only when there was one (and so would be the
+    /// router's kinds the wire format never writes).
     public var description: String {
-        let parts = WireOutcomeKind.allCases.filter {
-            ($0 != .rejected || hasOriginPolicy || self[$0] > 0) && ($0 != .hello || self[$0] > 0)
+        let parts = Outcome.Kind.allCases.filter {
+            switch $0 {
+            case .handled, .replied, .failed, .invalid, .unhandled, .malformed: return true
+            case .rejected: return hasOriginPolicy || self[$0] > 0
+            case .hello, .awaitingReply, .kept, .stopped, .invalidChannel: return self[$0] > 0
+            }
         }
         .map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
         let (seconds, attoseconds) = elapsed.components

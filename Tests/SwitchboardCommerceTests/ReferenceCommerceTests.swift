@@ -34,7 +34,7 @@ import Testing
         #expect(router.isEnabled(.freeProductRewards))
         #expect(!router.isEnabled(.productCart))
         #expect(router.manifest.features["cartButton"] == false)
-        #expect(router.receive(name: "sdkReady", body: nil).kind == "unhandled")
+        #expect(router.receive(name: "sdkReady", body: nil).kind == .unhandled)
     }
 
     @Test func anUnknownChannelIsRefused() {
@@ -71,7 +71,7 @@ import Testing
         let commerce = try router.installReferenceCommerce(except: [AddCartLine.channel])
         let seen = Locked2<[String]>([])
         let mine = router.on(AddCartLine.self) { line, _ in seen.append(line.merchandiseId) }
-        #expect(router.receive(name: "addCartLine", body: reward).kind == "handled")
+        #expect(router.receive(name: "addCartLine", body: reward).kind == .handled)
         #expect(seen.value == ["gid://shopify/ProductVariant/1001"])
         #expect(commerce.cart.lines.isEmpty)
         mine.cancel()
@@ -90,7 +90,7 @@ import Testing
         }
         #expect(value.value(as: ProductCart.self)?.price == "1.00")
         // The other reference handlers are still in place.
-        #expect(router.receive(name: "addCartLine", body: reward).kind == "handled")
+        #expect(router.receive(name: "addCartLine", body: reward).kind == .handled)
         #expect(commerce.cart.lines.count == 1)
         mine.cancel()
     }
@@ -98,12 +98,12 @@ import Testing
     @Test func addAndRemoveCartLineGoThroughTheCart() throws {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
-        #expect(router.receive(name: "addCartLine", body: reward).kind == "handled")
+        #expect(router.receive(name: "addCartLine", body: reward).kind == .handled)
         let line = try #require(commerce.cart.lines.first)
         #expect(line.lineId == "gid://shopify/CartLine/1")
         var remove = reward
         remove["lineId"] = line.lineId
-        #expect(router.receive(name: "removeCartLine", body: remove).kind == "handled")
+        #expect(router.receive(name: "removeCartLine", body: remove).kind == .handled)
         #expect(commerce.cart.lines.isEmpty)
     }
 
@@ -152,7 +152,7 @@ import Testing
         let update: [String: Any] = [
             "id": ["productId": "P-220", "listingId": "L-220-1"], "isWishlisted": true, "title": "Linen shirt",
         ]
-        #expect(router.receive(name: "wishlistEntryUpdate", body: update).kind == "handled")
+        #expect(router.receive(name: "wishlistEntryUpdate", body: update).kind == .handled)
         let state = try await router.request(WishlistGetState())
         #expect(state.entries.map(\.id) == [WishlistEntryID(productId: "P-220", listingId: "L-220-1")])
         #expect(commerce.wishlist.entries.first?.title == "Linen shirt")
@@ -161,9 +161,9 @@ import Testing
     @Test func sdkReadyAndCartClicksAreCounted() throws {
         let router = Router()
         let commerce = try router.installReferenceCommerce()
-        #expect(router.receive(name: "sdkReady", body: nil).kind == "handled")
-        #expect(router.receive(name: "productCartClicked", body: ["ignored": true]).kind == "handled")
-        #expect(router.receive(name: "productCartClicked", body: nil).kind == "handled")
+        #expect(router.receive(name: "sdkReady", body: nil).kind == .handled)
+        #expect(router.receive(name: "productCartClicked", body: ["ignored": true]).kind == .handled)
+        #expect(router.receive(name: "productCartClicked", body: nil).kind == .handled)
         #expect(commerce.commerce.sdkReadyCount == 1)
         #expect(commerce.commerce.cartButtonClicks == 2)
     }
@@ -173,7 +173,7 @@ import Testing
         let commerce = try router.installReferenceCommerce()
         var wrong = reward
         wrong["quantity"] = "1"
-        #expect(router.receive(name: "addCartLine", body: wrong).kind == "invalid")
+        #expect(router.receive(name: "addCartLine", body: wrong).kind == .invalid)
         #expect(commerce.cart.lines.isEmpty)
     }
 }

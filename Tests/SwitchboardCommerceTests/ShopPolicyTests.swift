@@ -35,6 +35,6 @@ import Testing
         #expect(router.manifest(for: frame).channels == ["wishlistEntryUpdate", "wishlistGetState"])
         let cartFromWidget = router.receive(
             name: "addCartLine", body: MessageBody(line), sender: frame, replyHandler: nil)
-        #expect(cartFromWidget.kind == "rejected")
+        #expect(cartFromWidget.kind == .rejected)
     }
 }

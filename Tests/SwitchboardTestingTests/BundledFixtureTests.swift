@@ -155,6 +155,6 @@ func loadOffThePool(_ fixture: BundledFixture) async throws(FixtureError) -> Fix
         let router = Router(options: RouterOptions(defaultDeadline: .milliseconds(100)))
         let results = await router.replay(messages, replyTimeout: .milliseconds(200))
         #expect(results.count == messages.count)
-        #expect(results.allSatisfy { $0.kind == "unhandled" })
+        #expect(results.allSatisfy { $0.kind == .unhandled })
     }
 }

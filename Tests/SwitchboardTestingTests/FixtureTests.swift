@@ -125,7 +125,7 @@ import Testing
         let results = await app.router.replay(fixture, replyTimeout: patientReplyTimeout)
         #expect(
             results.map(\.kind) == [
-                "handled", "handled", "replied", "invalid", "failed", "unhandled", "handled", "replied",
+                .handled, .handled, .replied, .invalid, .failed, .unhandled, .handled, .replied,
             ])
         // The reply to the first getCount came before the next message: state applies in input order.
         #expect(results[2].replyValue?.value(as: Int.self) == 2)
@@ -133,7 +133,7 @@ import Testing
         #expect(results[7].replyValue?.value(as: Int.self) == 5)
         // A message built in code may still carry an invalid name; the router says so.
         let invalid = await app.router.replay([FixtureMessage(name: "")])
-        #expect(invalid.map(\.kind) == ["invalidChannel"])
+        #expect(invalid.map(\.kind) == [.invalidChannel])
         #expect(results[5].failure?.kind == "noResponder")
     }
 
@@ -142,7 +142,7 @@ import Testing
         let held = Locked<[Reply<Int>]>([])
         let token = try router.respond(to: SlowCount.self) { _, reply in held.withLock { $0.append(reply) } }
         let results = await router.replay([FixtureMessage(name: "slowCount")], replyTimeout: .milliseconds(20))
-        #expect(results.map(\.kind) == ["awaitingReply"])
+        #expect(results.map(\.kind) == [.awaitingReply])
         #expect(results[0].reply == nil)
         _ = token
     }
@@ -151,7 +151,7 @@ import Testing
         let router = Router(options: .patient)
         router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let results = await router.replay([FixtureMessage(name: "sdkReady")])
-        #expect(results.map(\.kind) == ["kept"])
+        #expect(results.map(\.kind) == [.kept])
     }
 
     @Test func replaysAFileByURL() async throws {
@@ -161,7 +161,7 @@ import Testing
         try #"[{"name":"sdkReady"},{"name":"getCount"}]"#.write(to: url, atomically: true, encoding: .utf8)
         let app = CountingApp()
         let results = try await app.router.replay(contentsOf: url, replyTimeout: patientReplyTimeout)
-        #expect(results.map(\.kind) == ["handled", "replied"])
+        #expect(results.map(\.kind) == [.handled, .replied])
         #expect(results.map(\.message.source?.lastPathComponent) == ["session.json", "session.json"])
     }
 }

@@ -72,7 +72,7 @@ import Testing
             FixtureMessage(name: "addCartLine", body: MessageBody(line(1)), line: 1),
             FixtureMessage(name: "addCartLine", body: MessageBody(line(2)), line: 2),
         ])
-        #expect(results.map(\.outcome.kind) == ["handled", "handled"])
+        #expect(results.map(\.outcome.kind) == [.handled, .handled])
         #expect(cart.quantity == 3)
         withExtendedLifetime(token) {}
     }

@@ -31,7 +31,7 @@ import Testing
         let replayed = await fresh.router.replay(fixture, replyTimeout: patientReplyTimeout)
 
         #expect(replayed.map(\.kind) == liveOutcomes.map(\.kind))
-        #expect(replayed.map(\.kind) == ["handled", "handled", "invalid", "failed", "unhandled", "replied"])
+        #expect(replayed.map(\.kind) == [.handled, .handled, .invalid, .failed, .unhandled, .replied])
         #expect(replayed.map(\.message.id) == [nil, "a1", nil, nil, nil, "7"])
         #expect(replayed.last?.replyValue?.value(as: Int.self) == 2)
         #expect(replayed.last?.replyValue?.value(as: Int.self) == liveOutcomes.last?.replyValue?.value(as: Int.self))

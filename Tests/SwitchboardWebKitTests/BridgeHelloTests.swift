@@ -40,7 +40,7 @@ private struct AddCartLineV2: Event {
         let contracts = ["addCartLine": digest(AddCartLineV2.self), "ping": digest(Ping.self)]
         let box = ReplyBox()
         let outcome = bridge.handle(name: "switchboard", body: ["contracts": contracts], replyHandler: box.handler)
-        #expect(outcome.kind == "handled")
+        #expect(outcome.kind == .handled)
         #expect(await eventually { box.calls == 1 })
         #expect(box.valueJSON == #"{"differing":["addCartLine"]}"#)
         #expect(box.error == nil)
@@ -62,7 +62,7 @@ private struct AddCartLineV2: Event {
         let bridge = RouterBridge(router: router, registry: registry)
         for body in [nil, "hello", ["contracts": ["ping": 1]], ["name": "ping"]] as [Any?] {
             let box = ReplyBox()
-            #expect(bridge.handle(name: "switchboard", body: body, replyHandler: box.handler).kind == "invalid")
+            #expect(bridge.handle(name: "switchboard", body: body, replyHandler: box.handler).kind == .invalid)
             #expect(await eventually { box.calls == 1 })
             #expect(box.valueJSON == nil)
             let error = envelope(box.error)
@@ -104,7 +104,7 @@ private struct AddCartLineV2: Event {
         let box = ReplyBox()
         // Routed as a message: the app's own handler would take it in WebKit.
         #expect(
-            bridge.handle(name: "switchboard", body: ["contracts": [:]], replyHandler: box.handler).kind == "unhandled")
+            bridge.handle(name: "switchboard", body: ["contracts": [:]], replyHandler: box.handler).kind == .unhandled)
         _ = ping
     }
 

@@ -65,7 +65,7 @@ import Testing
         let shop = MessageSender(securityOriginProtocol: "https", host: "shop.example.com", port: 0, isMainFrame: true)
         let outcome = bridge.handle(
             name: "addCartLine", body: ["productId": "p1", "quantity": 1], sender: shop, replyHandler: box.handler)
-        #expect(outcome.kind == "handled")
+        #expect(outcome.kind == .handled)
         #expect(await eventually { box.calls == 1 })
         #expect(seen.all == ["p1"])
         _ = tokens
@@ -77,7 +77,7 @@ import Testing
         let ad = MessageSender(securityOriginProtocol: "https", host: "ads.example.net", port: 0, isMainFrame: false)
         let outcome = bridge.handle(
             name: "addCartLine", body: ["productId": "p1", "quantity": 1], sender: ad, replyHandler: box.handler)
-        #expect(outcome.kind == "rejected")
+        #expect(outcome.kind == .rejected)
         #expect(await eventually { box.calls == 1 })
         #expect(box.valueJSON == nil)
         #expect(
@@ -94,7 +94,7 @@ import Testing
         let (_, bridge, _, tokens) = try shopBridge()
         let box = ReplyBox()
         let outcome = bridge.handle(name: "cartTotal", body: ["currency": "EUR"], replyHandler: box.handler)
-        #expect(outcome.kind == "rejected")
+        #expect(outcome.kind == .rejected)
         #expect(await eventually { box.calls == 1 })
         #expect(envelope(box.error)?.message.hasPrefix("cartTotal: rejected: ") == true)
         #expect(envelope(box.error)?.kind == .rejected)

@@ -17,7 +17,7 @@ import Testing
         let bridge = RouterBridge(router: router, registry: FakeRegistry())
         let box = ReplyBox()
         let outcome = bridge.handle(name: "ping", body: nil, replyHandler: box.handler)
-        #expect(outcome.kind == "handled")
+        #expect(outcome.kind == .handled)
         #expect(pings.count == 1)
         #expect(await eventually { box.calls == 1 })
         #expect(box.valueJSON == "null")
@@ -32,7 +32,7 @@ import Testing
         let token = router.on(Ping.self) { @MainActor _ in throw Refused() }
         let bridge = RouterBridge(router: router, registry: FakeRegistry())
         let box = ReplyBox()
-        #expect(bridge.handle(name: "ping", body: nil, replyHandler: box.handler).kind == "failed")
+        #expect(bridge.handle(name: "ping", body: nil, replyHandler: box.handler).kind == .failed)
         #expect(await eventually { box.calls == 1 })
         #expect(box.error?.contains("refused") == true)
         withExtendedLifetime(token) {}

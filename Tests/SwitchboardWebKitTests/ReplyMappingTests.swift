@@ -70,7 +70,7 @@ import Testing
         let (_, bridge, tokens) = try bridgeWithCart()
         let box = ReplyBox()
         let outcome = bridge.handle(name: "cartTotal", body: ["currency": "EUR"], replyHandler: box.handler)
-        #expect(outcome.kind == "replied")
+        #expect(outcome.kind == .replied)
         #expect(await eventually { box.calls == 1 })
         #expect(box.valueJSON == #"{"amount":"10.50","currency":"EUR"}"#)
         #expect(box.error == nil)
@@ -130,7 +130,7 @@ import Testing
         let box = ReplyBox()
         #expect(
             bridge.handle(name: "cartTotal", body: ["currency": "EUR"], replyHandler: box.handler).kind
-                == "awaitingReply")
+                == .awaitingReply)
         #expect(await eventually { box.calls == 1 })
         #expect(envelope(box.error) == ErrorEnvelope(RequestFailure.timedOut("cartTotal", after: .milliseconds(20))))
         #expect(envelope(box.error)?.kind == .timedOut)

@@ -74,7 +74,7 @@ import Testing
         #expect(registry.handlers == ["ping", "switchboard"])
 
         let box = ReplyBox()
-        #expect(bridge.handle(name: "ping", body: nil, replyHandler: box.handler).kind == "kept")
+        #expect(bridge.handle(name: "ping", body: nil, replyHandler: box.handler).kind == .kept)
         let delivered = Locked(0)
         let token = router.on(Ping.self) { _ in delivered.withLock { $0 += 1 } }
         #expect(delivered.withLock { $0 } == 1)

@@ -82,7 +82,7 @@ final class BridgeHolder: @unchecked Sendable {
         let second = RouterBridge(router: Router(), registry: SharedControllerRegistry(controller))
 
         let box = ReplyBox()
-        #expect(first.handle(name: "ping", body: nil, replyHandler: box.handler).kind == "stopped")
+        #expect(first.handle(name: "ping", body: nil, replyHandler: box.handler).kind == .stopped)
         #expect(await eventually { box.calls == 1 })
         #expect(
             envelope(box.error)

@@ -137,8 +137,8 @@ import Testing
         let handler = router.on(CartLine.self) { line in total.withLock { $0 += line.quantity } }
         let recorder = TrafficRecorder()
         let token = router.use(recorder)
-        #expect(router.receive(name: "nobody", body: nil).kind == "unhandled")
-        #expect(router.receive(name: "addCartLine", body: line(4)).kind == "handled")
+        #expect(router.receive(name: "nobody", body: nil).kind == .unhandled)
+        #expect(router.receive(name: "addCartLine", body: line(4)).kind == .handled)
         #expect(total.withLock { $0 } == 4)
         #expect(recorder.lines.count == 2)
         withExtendedLifetime((token, handler)) {}

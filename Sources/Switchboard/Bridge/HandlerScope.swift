@@ -19,7 +19,7 @@ public struct HandlerScope: Hashable, Sendable {
     /// - Parameters:
     ///   - controller: the object that holds the handlers (a `WKUserContentController`).
     ///   - world: the namespace of the names within it (a `WKContentWorld`), or `nil` when there is one.
-    public init(controller: AnyObject, world: AnyObject?) {
+    package init(controller: AnyObject, world: AnyObject?) {
         controllerID = ObjectIdentifier(controller)
         worldID = world.map(ObjectIdentifier.init)
         self.controller = WeakObject(controller)

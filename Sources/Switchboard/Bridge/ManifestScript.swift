@@ -11,7 +11,7 @@ import Foundation
 /// window.addEventListener("switchboard:manifest", (e) => update(e.detail));
 /// const sameContract = window.switchboard?.manifest?.contract === contract; // from the generated declarations
 /// ```
-public enum ManifestScript {
+package enum ManifestScript {
     /// The JavaScript source that publishes `manifest` under `window[globalName]`.
     ///
     /// Every value is embedded as JSON made safe inside JavaScript and HTML:
@@ -23,7 +23,7 @@ public enum ManifestScript {
     ///   - manifest: the manifest to publish.
     ///   - globalName: the property of `window` that holds the Switchboard object.
     /// - Returns: the script source.
-    public static func source(for manifest: Manifest, globalName: String = "switchboard") -> String {
+    package static func source(for manifest: Manifest, globalName: String = "switchboard") -> String {
         let json = safeJSON(manifest) ?? #"{"channels":[],"features":{}}"#
         let name = safeJSON(globalName) ?? #""switchboard""#
         let event = safeJSON(globalName + ":manifest") ?? #""switchboard:manifest""#

@@ -11,7 +11,7 @@ public struct PageScript: Sendable {
     public let admits: @Sendable (MessageSender) -> Bool
 
     /// Creates a call.
-    public init(
+    package init(
         source: String, arguments: [String: JSONValue],
         admits: @escaping @Sendable (MessageSender) -> Bool = { _ in true }
     ) {
@@ -22,7 +22,7 @@ public struct PageScript: Sendable {
 
     /// Publishes `manifest` to the loaded page: sets `window[globalName].manifest` and dispatches
     /// `"<globalName>:manifest"`, as the user script does at each load.
-    public static func manifest(_ manifest: Manifest, globalName: String) -> PageScript {
+    package static func manifest(_ manifest: Manifest, globalName: String) -> PageScript {
         let value = (try? BodyEncoder().encodeJSONValue(manifest)) ?? .object([:])
         return PageScript(
             source: """
@@ -34,7 +34,7 @@ public struct PageScript: Sendable {
     }
 
     /// Delivers a push: dispatches `"<globalName>:push"` with `{name, body}` as its detail.
-    public static func push(
+    package static func push(
         channel: Channel, body: JSONValue, globalName: String, admits: @escaping @Sendable (MessageSender) -> Bool
     ) -> PageScript {
         PageScript(

@@ -17,7 +17,7 @@ import Foundation
 /// the bridge is made or followed by ``synchronize()``: ``Router/bufferingChannels``), plus
 /// the channels you name in `alsoRegistering`, and adds or removes handlers as registrations
 /// come and go. It also publishes the manifest to the page as a user script
-/// (``ManifestScript``), updated on every change and sent to the loaded page at once
+/// (``userScriptSource``), updated on every change and sent to the loaded page at once
 /// (``ScriptMessageHandlerRegistry/run(_:)``), and delivers the app's pushes
 /// (``Router/push(_:)``) to the page as `"<globalName>:push"` events.
 ///
@@ -319,10 +319,10 @@ public final class RouterBridge {
 
     /// Routes one message the page posted and answers the page's promise.
     ///
-    /// The message goes through ``Router/receive(name:body:id:sender:isolation:replyHandler:)``;
-    /// `replyHandler` is called exactly once, on the main actor, with
-    /// ``ScriptReply/arguments(for:on:)`` of the result: `(value, nil)` for a reply
-    /// (`NSNull` for a handled event), `(nil, envelope)` for a failure, the JSON text of an
+    /// The message goes through ``Router/receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)``;
+    /// `replyHandler` is called exactly once, on the main actor, with the result mapped to
+    /// WebKit's reply handler's arguments: `(value, nil)` for a reply, its JSON-compatible
+    /// Foundation tree (`NSNull` for a handled event), `(nil, envelope)` for a failure, the JSON text of an
     /// ``ErrorEnvelope`` whose `kind` the page switches on (`rejected` for a message the
     /// channel's ``OriginPolicy`` refuses, `noResponder`, `invalid`, `failed`, …; `unavailable`
     /// once the bridge is stopped). A message to the hello handler (named ``globalName``) is the

@@ -5,7 +5,7 @@ import Foundation
 /// page's promise with `value`; `(nil, error)` rejects it with `error`, the JSON text of an
 /// ``ErrorEnvelope`` (`{"kind","channel","message","data"?}`), which the page parses
 /// (the generated client turns it into a `SwitchboardError`).
-public enum ScriptReply {
+package enum ScriptReply {
     /// The reply handler's arguments for `result`.
     ///
     /// - A reply becomes its JSON-compatible Foundation tree (``ReplyValue/foundationObject()``);
@@ -19,7 +19,7 @@ public enum ScriptReply {
     ///   - result: what the router resolved the message's reply with.
     ///   - channel: the channel of the message, named in the message of an unencodable reply.
     /// - Returns: the value and the error's envelope text; exactly one of them is non-`nil`.
-    public static func arguments(
+    package static func arguments(
         for result: Result<ReplyValue, RequestFailure>, on channel: Channel?
     ) -> (value: Any?, error: String?) {
         switch result {

@@ -32,7 +32,7 @@ public struct Channel: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Returns the reason `name` is not a valid channel name, or `nil` when it is valid.
-    public static func problem(in name: String) -> ChannelNameError? {
+    package static func problem(in name: String) -> ChannelNameError? {
         if name.isEmpty { return .empty }
         let bytes = name.utf8.count
         if bytes > maxLength { return .tooLong(byteCount: bytes, limit: maxLength) }

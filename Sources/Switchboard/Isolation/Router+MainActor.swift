@@ -6,7 +6,7 @@ extension Router {
     ///
     /// The handler always runs on the main actor. When the message arrives on the main actor
     /// (WebKit calls on the main thread; an `async` entry point called from the main actor keeps
-    /// its isolation), it runs before ``receive(name:body:isolation:)-(String,Any?,_)`` returns,
+    /// its isolation), it runs before ``receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)`` returns,
     /// like a nonisolated handler: an error it throws makes the outcome ``Outcome/failed(_:)``.
     /// When the message arrives on another thread (or actor), the handler is scheduled on the main
     /// actor, in arrival order, and the caller's outcome counts it as delivered

@@ -78,7 +78,7 @@ public struct LoggingMiddleware: MessageMiddleware {
     ///   - body: the body.
     ///   - maxBytes: the most bytes of body text.
     /// - Returns: the rendering.
-    public static func render(_ body: MessageBody, maxBytes: Int) -> String {
+    package static func render(_ body: MessageBody, maxBytes: Int) -> String {
         var renderer = BodyRenderer(limit: Swift.max(0, maxBytes))
         switch body.storage {
         case .absent: return "(no body)"

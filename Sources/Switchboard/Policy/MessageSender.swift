@@ -3,7 +3,7 @@
 ///
 /// The WebKit adapter fills both from `WKScriptMessage.frameInfo` (`securityOrigin`,
 /// `isMainFrame`); the wire format from a message's `"origin"` and `"mainFrame"`; other
-/// sources pass one to ``Router/receive(name:body:id:sender:isolation:replyHandler:)``. A message
+/// sources pass one to ``Router/receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)``. A message
 /// without a sender has ``unknown``: harmless while no ``OriginPolicy`` applies to its
 /// channel, refused once one does (fail closed).
 ///

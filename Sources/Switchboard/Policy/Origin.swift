@@ -89,7 +89,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public var effectivePort: Int? { port ?? Origin.defaultPort(of: scheme) }
 
     /// The default port of `scheme` (80 for `http` and `ws`, 443 for `https` and `wss`), `nil` for others.
-    public static func defaultPort(of scheme: String) -> Int? {
+    package static func defaultPort(of scheme: String) -> Int? {
         switch scheme {
         case "http", "ws": return 80
         case "https", "wss": return 443
@@ -114,7 +114,7 @@ public struct OriginError: Error, Hashable, Sendable, CustomStringConvertible {
     public let reason: String
 
     /// Creates an error.
-    public init(_ text: String, _ reason: String) {
+    package init(_ text: String, _ reason: String) {
         self.text = OriginSyntax.cut(text, to: 200)
         self.reason = reason
     }

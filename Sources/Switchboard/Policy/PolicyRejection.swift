@@ -27,7 +27,7 @@ public struct PolicyRejection: Error, Hashable, Sendable, CustomStringConvertibl
     public let policy: OriginPolicy
 
     /// Creates a rejection.
-    public init(channel: Channel, sender: MessageSender, reason: Reason, policy: OriginPolicy) {
+    package init(channel: Channel, sender: MessageSender, reason: Reason, policy: OriginPolicy) {
         self.channel = channel
         self.sender = sender
         self.reason = reason

@@ -63,62 +63,8 @@ extension Router {
             channels: channels, features: enabled, contract: ContractDigests.digest(of: table, only: Set(channels)))
     }
 
-    /// Routes one message from `sender` (origin and frame), checked against the channel's
-    /// ``OriginPolicy`` right after the name: `router.receive(name: "addCartLine", body: [...], sender: s)`.
-    /// See ``receive(name:body:isolation:)-(String,Any?,_)``; a ``MessageBody`` or ``JSONValue`` passed here
-    /// (as `Any`) is routed as itself.
-    /// - Parameters:
-    ///   - name: the channel name as received.
-    ///   - body: the body; `nil` means no body.
-    ///   - sender: who sent it.
-    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
-    /// - Returns: what happened to the message (``Outcome/rejected(_:)`` when the policy refuses `sender`).
-    public func receive(
-        name: String, body: Any?, sender: MessageSender, isolation: isolated (any Actor)? = #isolation
-    ) -> Outcome {
-        if body == nil {
-            return receive(
-                name: name, body: MessageBody.absent, sender: sender, isolation: isolation, replyHandler: nil)
-        }
-        return receive(name: name, body: MessageBody(body), sender: sender, isolation: isolation, replyHandler: nil)
-    }
-
-    /// Routes one message whose body is a ``MessageBody``, from `sender`. See
-    /// ``receive(name:body:sender:isolation:)-(String,Any?,MessageSender,_)``.
-    /// - Parameters:
-    ///   - name: the channel name as received.
-    ///   - body: the body.
-    ///   - sender: who sent it.
-    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
-    /// - Returns: what happened to the message.
-    public func receive(
-        name: String, body: MessageBody, sender: MessageSender, isolation: isolated (any Actor)? = #isolation
-    ) -> Outcome {
-        receive(name: name, body: body, id: nil, sender: sender, isolation: isolation, replyHandler: nil)
-    }
-
-    /// Sends a request by channel name from `sender` and waits for its reply, as a
-    /// page's `postMessage` with a reply would. See ``request(name:body:isolation:)-(String,Any?,_)``.
-    /// - Parameters:
-    ///   - name: the channel name.
-    ///   - body: the loosely typed body; `nil` for none.
-    ///   - sender: who sends it.
-    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
-    /// - Returns: the reply, or why there is none; ``RequestFailure/rejected(_:_:)`` when the
-    ///   channel's ``OriginPolicy`` refuses `sender`.
-    public func request(
-        name: String, body: Any? = nil, sender: MessageSender, isolation: isolated (any Actor)? = #isolation
-    ) async -> Result<ReplyValue, RequestFailure> {
-        let body = MessageBody(body)
-        return await withCheckedContinuation(isolation: isolation) { continuation in
-            _ = receive(
-                name: name, body: body, sender: sender, isolation: isolation,
-                replyHandler: { continuation.resume(returning: $0) })
-        }
-    }
-
     /// Delivers a message that middleware moved to another channel, after checking it
-    /// against that channel's policy: a refused one is rejected as at ``receive(_:isolation:)``
+    /// against that channel's policy: a refused one is rejected as at ``receive(_:isolation:replyHandler:)``
     /// (outcome, diagnostic, ``RequestFailure/rejected(_:_:)``), and nothing else runs.
     func deliverRerouted(_ message: Message, reply: ReplyState?) -> Outcome {
         let (route, _, access) = lookUp(message.channel)

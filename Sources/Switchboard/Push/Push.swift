@@ -25,7 +25,7 @@ public struct PushMessage: Sendable, CustomStringConvertible {
     public let body: ReplyValue
 
     /// Creates a push message.
-    public init(channel: Channel, body: ReplyValue) {
+    package init(channel: Channel, body: ReplyValue) {
         self.channel = channel
         self.body = body
     }

@@ -30,7 +30,7 @@ extension Router {
 
     /// Whether anyone observes the router's pushes now (``observePushes(_:)``): a pusher whose
     /// body is costly to make can skip making it when nobody would receive it.
-    public var isObservingPushes: Bool { pushObservers.isObserved }
+    package var isObservingPushes: Bool { pushObservers.isObserved }
 
     /// Calls `observer` with each push the app makes (``push(_:)``), on the pushing thread,
     /// before `push` returns.

@@ -2,67 +2,91 @@ extension Router {
     // MARK: - Receiving
 
     /// Routes one message from a loosely typed source (`WKScriptMessage`,
-    /// `JSONSerialization`): validates the name, runs middleware, decodes the
+    /// `JSONSerialization`): checks the name and the sender, runs middleware, decodes the
     /// body and delivers it.
     ///
     /// A ``MessageBody`` or a ``JSONValue`` passed here (as `Any`) is routed as
-    /// itself, as ``receive(name:body:isolation:)-(String,MessageBody,_)`` would.
+    /// itself, as ``receive(name:body:id:sender:isolation:replyHandler:)-(String,MessageBody,_,_,_,_)`` would.
     /// Main-actor handlers and responders (``on(_:_:)-(_,(E)->Void)``) run before this returns
     /// when the caller is on the main actor (its isolation, passed by default, says so); from
     /// elsewhere they are scheduled on the main actor.
+    ///
+    /// With a `replyHandler` (the shape of `WKScriptMessageHandlerWithReply`), it is resolved
+    /// exactly once: with a request's reply (now or later), `ReplyValue.none` for a handled
+    /// event, or the ``RequestFailure`` that says why there is none. It runs on the thread that
+    /// resolves the message: the calling thread when the answer is known before this method
+    /// returns, otherwise the thread that replies, a timer thread (deadlines), or the thread
+    /// that registers a responder (kept messages).
     /// - Parameters:
     ///   - name: the channel name as received.
     ///   - body: the body; `nil` means no body.
+    ///   - id: the caller's correlation id; `nil` by default.
+    ///   - sender: who sent it (origin and frame), checked against the channel's ``OriginPolicy``
+    ///     right after the name; ``MessageSender/unknown`` by default.
     ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
-    /// - Returns: what happened to the message.
-    public func receive(name: String, body: Any?, isolation: isolated (any Actor)? = #isolation) -> Outcome {
-        MainActorDelivery.deliver(isolation: isolation) {
-            // Tested against nil first: binding an `Any?` copies it through runtime calls.
-            if body == nil {
-                return route(name: name, body: MessageBody.absent, id: nil, sender: .unknown, replyHandler: nil)
-            }
-            return route(name: name, body: MessageBody(body), id: nil, sender: .unknown, replyHandler: nil)
+    ///   - replyHandler: resolved exactly once with the reply or the failure; `nil` (the default)
+    ///     when the caller learns all it needs from the outcome.
+    /// - Returns: what happened to the message (``Outcome/rejected(_:)`` when the policy refuses
+    ///   `sender`; ``Outcome/awaitingReply`` while a responder's reply is pending,
+    ///   ``Outcome/kept`` while it waits for one).
+    public func receive(
+        name: String,
+        body: Any?,
+        id: String? = nil,
+        sender: MessageSender = .unknown,
+        isolation: isolated (any Actor)? = #isolation,
+        replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)? = nil
+    ) -> Outcome {
+        // Tested against nil first: binding an `Any?` copies it through runtime calls.
+        if body == nil {
+            return receive(
+                name: name, body: MessageBody.absent, id: id, sender: sender, isolation: isolation,
+                replyHandler: replyHandler)
         }
+        return receive(
+            name: name, body: MessageBody(body), id: id, sender: sender, isolation: isolation,
+            replyHandler: replyHandler)
     }
 
     /// Routes one message whose body is a ``MessageBody`` (a Foundation tree, a
-    /// ``JSONValue`` or JSON bytes). See ``receive(name:body:isolation:)-(String,Any?,_)``.
-    public func receive(name: String, body: MessageBody, isolation: isolated (any Actor)? = #isolation) -> Outcome {
-        MainActorDelivery.deliver(isolation: isolation) {
-            route(name: name, body: body, id: nil, sender: .unknown, replyHandler: nil)
-        }
-    }
-
-    /// Routes one message. See ``receive(name:body:isolation:)-(String,Any?,_)``.
-    public func receive(_ message: Message, isolation: isolated (any Actor)? = #isolation) -> Outcome {
-        MainActorDelivery.deliver(isolation: isolation) {
-            let (route, chain, access) = lookUp(message.channel)
-            if let access, let rejection = access.rejection(of: message.sender, on: message.channel) {
-                return reject(rejection, replyHandler: nil)
+    /// ``JSONValue`` or JSON bytes). See ``receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)``.
+    /// - Parameters:
+    ///   - name: the channel name as received.
+    ///   - body: the body.
+    ///   - id: the caller's correlation id; `nil` by default.
+    ///   - sender: who sent it (origin and frame); ``MessageSender/unknown`` by default.
+    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
+    ///   - replyHandler: resolved exactly once with the reply or the failure; `nil` by default.
+    /// - Returns: what happened to the message.
+    public func receive(
+        name: String,
+        body: consuming MessageBody,
+        id: String? = nil,
+        sender: MessageSender = .unknown,
+        isolation: isolated (any Actor)? = #isolation,
+        replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)? = nil
+    ) -> Outcome {
+        if MainActorDelivery.isMainActor(isolation) {
+            let body = consume body
+            return MainActorDelivery.deliver(isolation: isolation) {
+                route(name: name, body: body, id: id, sender: sender, replyHandler: replyHandler)
             }
-            return dispatch(message, reply: nil, route: route, chain: chain)
         }
+        return route(name: name, body: body, id: id, sender: sender, replyHandler: replyHandler)
     }
 
-    /// Routes one message and resolves `replyHandler` exactly once with its reply:
-    /// a request's reply (now or later), `ReplyValue.none` for a handled event, or
-    /// the ``RequestFailure`` that says why there is none. This is the shape of
-    /// `WKScriptMessageHandlerWithReply`.
-    ///
-    /// `replyHandler` runs on the thread that resolves the message: the calling
-    /// thread when the answer is known before this method returns, otherwise the
-    /// thread that replies, a timer thread (deadlines), or the thread that
-    /// registers a responder (kept messages).
+    /// Routes one message (its channel, body, id and sender). See
+    /// ``receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)``.
     /// - Parameters:
     ///   - message: the message.
     ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
-    ///   - replyHandler: resolved exactly once with the reply or the failure.
+    ///   - replyHandler: resolved exactly once with the reply or the failure; `nil` by default.
     /// - Returns: what happened to the message (``Outcome/awaitingReply`` while a
     ///   responder's reply is pending, ``Outcome/kept`` while it waits for one).
     public func receive(
         _ message: Message,
         isolation: isolated (any Actor)? = #isolation,
-        replyHandler: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
+        replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)? = nil
     ) -> Outcome {
         MainActorDelivery.deliver(isolation: isolation) {
             let (route, chain, access) = lookUp(message.channel)
@@ -105,34 +129,7 @@ extension Router {
         chain.entries.isEmpty && !route.isDraining && route.responder == nil && !route.handlers.isEmpty
     }
 
-    /// Routes one message by name; `replyHandler` (when given) is resolved exactly once.
-    /// See ``receive(_:isolation:replyHandler:)``.
-    /// - Parameters:
-    ///   - name: the channel name as received.
-    ///   - body: the body.
-    ///   - id: the caller's correlation id.
-    ///   - sender: who sent it (origin and frame), checked against the channel's ``OriginPolicy``
-    ///     right after the name; ``MessageSender/unknown`` by default.
-    ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
-    ///   - replyHandler: resolved exactly once with the reply or the failure.
-    public func receive(
-        name: String,
-        body: consuming MessageBody,
-        id: String? = nil,
-        sender: MessageSender = .unknown,
-        isolation: isolated (any Actor)? = #isolation,
-        replyHandler: (@Sendable (Result<ReplyValue, RequestFailure>) -> Void)?
-    ) -> Outcome {
-        if MainActorDelivery.isMainActor(isolation) {
-            let body = consume body
-            return MainActorDelivery.deliver(isolation: isolation) {
-                route(name: name, body: body, id: id, sender: sender, replyHandler: replyHandler)
-            }
-        }
-        return route(name: name, body: body, id: id, sender: sender, replyHandler: replyHandler)
-    }
-
-    /// ``receive(name:body:id:sender:isolation:replyHandler:)`` once the caller's isolation is marked.
+    /// ``receive(name:body:id:sender:isolation:replyHandler:)-(String,MessageBody,_,_,_,_)`` once the caller's isolation is marked.
     private func route(
         name: String,
         body: consuming MessageBody,

@@ -1,4 +1,4 @@
-/// What happened to one message: the value ``Router/receive(name:body:isolation:)-(String,Any?,_)`` returns.
+/// What happened to one message: the value ``Router/receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)`` returns.
 public enum Outcome: Sendable, CustomStringConvertible {
     /// Delivered to `count` handlers, none of which threw.
     case handled(count: Int)
@@ -26,19 +26,20 @@ public enum Outcome: Sendable, CustomStringConvertible {
     // `indirect` for a fixed, small layout (see `invalid`): an outcome is copied at every middleware.
     indirect case rejected(PolicyRejection)
 
-    /// A short, stable name for the outcome (`handled`, `replied`, `unhandled`, …).
-    public var kind: String {
+    /// The kind of outcome (`handled`, `replied`, `unhandled`, …), in the vocabulary the wire
+    /// format and fixture replay share.
+    public var kind: Kind {
         switch self {
-        case .handled: return "handled"
-        case .replied: return "replied"
-        case .awaitingReply: return "awaitingReply"
-        case .unhandled: return "unhandled"
-        case .kept: return "kept"
-        case .invalid: return "invalid"
-        case .failed: return "failed"
-        case .invalidChannel: return "invalidChannel"
-        case .stopped: return "stopped"
-        case .rejected: return "rejected"
+        case .handled: return .handled
+        case .replied: return .replied
+        case .awaitingReply: return .awaitingReply
+        case .unhandled: return .unhandled
+        case .kept: return .kept
+        case .invalid: return .invalid
+        case .failed: return .failed
+        case .invalidChannel: return .invalidChannel
+        case .stopped: return .stopped
+        case .rejected: return .rejected
         }
     }
 

@@ -1,51 +1,43 @@
 extension Router {
     /// Sends a request by channel name and waits for its reply, as a web page's
-    /// `postMessage` with a reply would. The app sends it: its sender is ``MessageSender/app``,
-    /// which every ``OriginPolicy`` admits.
+    /// `postMessage` with a reply would. By default the app sends it: its sender is
+    /// ``MessageSender/app``, which every ``OriginPolicy`` admits; pass another sender to
+    /// send it as a page would (checked against the channel's policy).
     ///
     /// It keeps the caller's isolation: called on the main actor, the request is delivered
-    /// there, so a main-actor responder or handler runs at once, with no hop.
+    /// there, so a main-actor responder or handler runs at once, with no hop. (For a callback
+    /// instead of `await`, shaped for `WKScriptMessageHandlerWithReply`, use
+    /// ``receive(name:body:id:sender:isolation:replyHandler:)-(String,Any?,_,_,_,_)`` with a `replyHandler`.)
     /// - Parameters:
     ///   - name: the channel name.
     ///   - body: the loosely typed body; `nil` for none.
+    ///   - sender: who sends it; the app by default.
     ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     /// - Returns: the reply, or the ``RequestFailure`` that says why there is none
-    ///   (no responder, invalid body, responder failed, dropped, timed out).
+    ///   (no responder, invalid body, responder failed, dropped, timed out;
+    ///   ``RequestFailure/rejected(_:_:)`` when the channel's policy refuses `sender`).
     public func request(
-        name: String, body: Any? = nil, isolation: isolated (any Actor)? = #isolation
+        name: String, body: Any? = nil, sender: MessageSender = .app, isolation: isolated (any Actor)? = #isolation
     ) async -> Result<ReplyValue, RequestFailure> {
-        await request(name: name, body: MessageBody(body), isolation: isolation)
+        await request(name: name, body: MessageBody(body), sender: sender, isolation: isolation)
     }
 
     /// Sends a request with a ``MessageBody`` and waits for its reply.
-    /// See ``request(name:body:isolation:)-(String,Any?,_)``.
+    /// See ``request(name:body:sender:isolation:)-(String,Any?,_,_)``.
     /// - Parameters:
     ///   - name: the channel name.
     ///   - body: the body.
+    ///   - sender: who sends it; the app by default.
     ///   - isolation: the caller's isolation; `#isolation` by default (leave it).
     /// - Returns: the reply, or the ``RequestFailure`` that says why there is none.
     public func request(
-        name: String, body: MessageBody, isolation: isolated (any Actor)? = #isolation
+        name: String, body: MessageBody, sender: MessageSender = .app, isolation: isolated (any Actor)? = #isolation
     ) async -> Result<ReplyValue, RequestFailure> {
         await withCheckedContinuation(isolation: isolation) { continuation in
             _ = receive(
-                name: name, body: body, sender: .app, isolation: isolation,
+                name: name, body: body, sender: sender, isolation: isolation,
                 replyHandler: { continuation.resume(returning: $0) })
         }
-    }
-
-    /// Sends a request by channel name; `completion` runs exactly once with the
-    /// reply or the failure, on the thread that resolves it. Shaped for
-    /// `WKScriptMessageHandlerWithReply`'s `replyHandler`. The app sends it (``MessageSender/app``).
-    /// - Parameters:
-    ///   - name: the channel name.
-    ///   - body: the loosely typed body; `nil` for none.
-    ///   - completion: called exactly once with the reply or the failure.
-    public func request(
-        name: String, body: Any? = nil,
-        completion: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Void
-    ) {
-        _ = receive(name: name, body: MessageBody(body), sender: .app, replyHandler: completion)
     }
 
     /// Sends a typed request in process and returns its typed reply.
@@ -54,7 +46,7 @@ extension Router {
     /// the web side: it is encoded to a body first.
     /// Its sender is ``MessageSender/app`` by default, which every ``OriginPolicy`` admits; pass
     /// another sender to try a request as a page would send it (checked against the channel's policy).
-    /// It keeps the caller's isolation (see ``request(name:body:isolation:)-(String,Any?,_)``).
+    /// It keeps the caller's isolation (see ``request(name:body:sender:isolation:)-(String,Any?,_,_)``).
     /// - Parameters:
     ///   - request: the request.
     ///   - sender: who sends it; the app by default.

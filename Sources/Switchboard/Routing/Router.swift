@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// Delivery is synchronous on the caller's thread: middleware, decoding and
-/// handlers run inside ``receive(_:isolation:)``, in registration order, so the order of
+/// handlers run inside ``receive(_:isolation:replyHandler:)``, in registration order, so the order of
 /// messages per channel is the order of the `receive` calls. Replies complete
 /// through single-use ``Reply`` handles, now or later, from any thread.
 ///

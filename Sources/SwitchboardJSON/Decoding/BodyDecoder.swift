@@ -248,7 +248,7 @@ public struct BodyDecodingError: Error, Sendable, CustomStringConvertible {
 
     /// Wraps a decoding error.
     /// - Parameter error: the error, as any decoder throws it.
-    public init(_ error: DecodingError) {
+    package init(_ error: DecodingError) {
         box = Box(error)
     }
 

@@ -11,7 +11,7 @@ public struct BodyEncodingError: Error, Sendable, Hashable, CustomStringConverti
 
     /// Creates an error from a whole message.
     /// - Parameter message: what went wrong and where.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
         self.path = ""
         self.reason = message
@@ -21,7 +21,7 @@ public struct BodyEncodingError: Error, Sendable, Hashable, CustomStringConverti
     /// - Parameters:
     ///   - path: the coding path, e.g. `reply.totals.price`.
     ///   - reason: what went wrong.
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.message = path.isEmpty ? reason : "\(path): \(reason)"
         self.path = path
         self.reason = reason

@@ -58,7 +58,7 @@ public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible 
     public let isMultiline: Bool
 
     /// Creates an error; ``JSONReader`` fills in the position from the input.
-    public init(kind: Kind, reason: String, offset: Int, line: Int, column: Int, isMultiline: Bool) {
+    package init(kind: Kind, reason: String, offset: Int, line: Int, column: Int, isMultiline: Bool) {
         self.kind = kind
         self.reason = reason
         self.offset = offset

@@ -64,7 +64,7 @@ public struct JSONReader: Sendable {
     /// - Parameter bytes: the whole document; only whitespace may follow the value.
     /// - Returns: the value.
     /// - Throws: ``JSONReadError`` saying what is wrong and where.
-    public func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
+    package func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
         try JSONTape.read(bytes, maxDepth: options.maxDepth).jsonValue(0)
     }
 
@@ -72,7 +72,7 @@ public struct JSONReader: Sendable {
     /// - Parameter bytes: the whole document.
     /// - Returns: the value.
     /// - Throws: ``JSONReadError``.
-    public func read(_ bytes: UnsafeRawBufferPointer) throws(JSONReadError) -> JSONValue {
+    package func read(_ bytes: UnsafeRawBufferPointer) throws(JSONReadError) -> JSONValue {
         try read(bytes.assumingMemoryBound(to: UInt8.self))
     }
 

@@ -404,7 +404,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes pre-formatted JSON text verbatim (the caller vouches that it is one valid JSON value).
     /// - Parameter json: UTF-8 JSON text of one value.
-    public mutating func writeRaw<Bytes: Sequence<UInt8>>(_ json: Bytes) {
+    package mutating func writeRaw<Bytes: Sequence<UInt8>>(_ json: Bytes) {
         separate()
         append(contentsOf: json)
     }
@@ -412,7 +412,7 @@ public struct JSONWriter: Sendable {
     /// Writes pre-formatted JSON text verbatim (the caller vouches that it is one valid JSON value).
     /// The same as the generic ``writeRaw(_:)-(Bytes)``, for an array, without generic dispatch.
     /// - Parameter json: UTF-8 JSON text of one value.
-    public mutating func writeRaw(_ json: [UInt8]) {
+    package mutating func writeRaw(_ json: [UInt8]) {
         separate()
         json.withUnsafeBufferPointer { append($0) }
     }
@@ -541,7 +541,7 @@ public struct JSONWriteError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Creates an error.
     /// - Parameter message: what could not be written.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
     }
 

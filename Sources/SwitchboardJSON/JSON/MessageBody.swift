@@ -4,9 +4,8 @@ import Foundation
 /// `JSONSerialization` gives it, or as a ``JSONValue``.
 ///
 /// The body is decoded on demand, straight from the tree it holds (no
-/// re-serialisation): ``decode(_:options:)`` for the whole body,
-/// ``decode(_:at:options:)`` for an extra payload under one key (Poq's
-/// `customData`).
+/// re-serialisation), by ``BodyDecoder``: `BodyDecoder().decode(T.self, from: body)` for the
+/// whole body, `decode(_:from:at:)` for an extra payload under one key (Poq's `customData`).
 public struct MessageBody: @unchecked Sendable {
     // `@unchecked`: a Foundation body is a JSON tree (strings, numbers, NSNull,
     // arrays, dictionaries) that Switchboard only reads and never mutates; the
@@ -82,7 +81,7 @@ public struct MessageBody: @unchecked Sendable {
     ///   - options: decoding options (lenient numbers, depth limit).
     /// - Returns: the decoded value.
     /// - Throws: ``BodyDecodingError`` with the key path of the first problem.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, options: DecodingOptions = DecodingOptions())
+    package func decode<T: Decodable>(_ type: T.Type = T.self, options: DecodingOptions = DecodingOptions())
         throws(BodyDecodingError) -> T
     {
         let decoder = BodyDecoder(options: options)
@@ -99,7 +98,7 @@ public struct MessageBody: @unchecked Sendable {
     ///
     /// A missing key, or a body that is not an object, decodes as `nil` when `T`
     /// is optional, as in `decodeIfPresent`.
-    public func decode<T: Decodable>(
+    package func decode<T: Decodable>(
         _ type: T.Type = T.self, at key: String, options: DecodingOptions = DecodingOptions()
     )
         throws(BodyDecodingError) -> T

@@ -63,7 +63,7 @@ public struct MalformedFixtureLine: Sendable, CustomStringConvertible {
 /// ```swift
 /// let fixture = try Fixture(contentsOf: url)
 /// let results = await router.replay(fixture)
-/// #expect(results.map(\.kind) == ["handled", "replied"])
+/// #expect(results.map(\.kind) == [.handled, .replied])
 /// ```
 public struct Fixture: Sendable {
     /// The file, when loaded from one.

@@ -6,7 +6,7 @@ import Switchboard
 public struct ReplayedMessage: Sendable, CustomStringConvertible {
     /// The message replayed.
     public let message: FixtureMessage
-    /// What `Router.receive(name:body:id:replyHandler:)` returned.
+    /// What `Router.receive(name:body:id:sender:isolation:replyHandler:)` returned.
     public let outcome: Outcome
     /// How the message's reply resolved: the reply of a request, `ReplyValue.none`
     /// for a handled event, or the failure. `nil` when it did not resolve within
@@ -14,21 +14,21 @@ public struct ReplayedMessage: Sendable, CustomStringConvertible {
     public let reply: Result<ReplyValue, RequestFailure>?
 
     /// Creates a result.
-    public init(message: FixtureMessage, outcome: Outcome, reply: Result<ReplyValue, RequestFailure>?) {
+    package init(message: FixtureMessage, outcome: Outcome, reply: Result<ReplyValue, RequestFailure>?) {
         self.message = message
         self.outcome = outcome
         self.reply = reply
     }
 
-    /// The outcome in the CLI's vocabulary, once the reply is in: `handled`,
-    /// `replied`, `failed`, `invalid`, `unhandled`, `kept`, `stopped`,
-    /// `invalidChannel`, `rejected` (the channel's origin policy refused the sender), or `awaitingReply` when no reply came in time.
-    public var kind: String {
+    /// The outcome's kind once the reply is in, as the CLI names it: `handled`, `replied`,
+    /// `failed`, `invalid`, `unhandled`, `kept`, `stopped`, `invalidChannel`, `rejected` (the
+    /// channel's origin policy refused the sender), or `awaitingReply` when no reply came in time.
+    public var kind: Outcome.Kind {
         guard case .awaitingReply = outcome else { return outcome.kind }
         switch reply {
-        case .success?: return "replied"
-        case .failure?: return "failed"
-        case nil: return "awaitingReply"
+        case .success?: return .replied
+        case .failure?: return .failed
+        case nil: return .awaitingReply
         }
     }
 

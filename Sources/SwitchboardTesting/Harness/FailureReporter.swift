@@ -21,7 +21,7 @@ public struct HarnessFailure: Sendable, CustomStringConvertible {
     public let column: UInt
 
     /// Creates a failure.
-    public init(
+    package init(
         _ message: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {

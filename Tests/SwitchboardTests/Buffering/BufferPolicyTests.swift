@@ -8,7 +8,7 @@ import Testing
         let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         #expect(router.bufferPolicy(for: Ping.channel) == .drop)
-        #expect(router.receive(name: "ping", body: ["count": 1]).kind == "unhandled")
+        #expect(router.receive(name: "ping", body: ["count": 1]).kind == .unhandled)
         #expect(diagnostics.kinds == ["unhandled"])
         #expect(router.keptCount(for: Ping.channel) == 0)
         withExtendedLifetime(observer) {}
@@ -18,8 +18,8 @@ import Testing
         let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keepLast, for: Ping.channel)
-        #expect(router.receive(name: "ping", body: ["count": 1]).kind == "kept")
-        #expect(router.receive(name: "ping", body: ["count": 2]).kind == "kept")
+        #expect(router.receive(name: "ping", body: ["count": 1]).kind == .kept)
+        #expect(router.receive(name: "ping", body: ["count": 2]).kind == .kept)
         #expect(router.keptCount(for: Ping.channel) == 1)
         let seen = RouterRecorder<Int>()
         let token = router.on(Ping.self) { ping in seen.append(ping.count) }
@@ -46,7 +46,7 @@ import Testing
         #expect(count == 3)
         // Once delivered, nothing is kept and new messages go straight to the handler.
         #expect(router.keptCount(for: Ping.channel) == 0)
-        #expect(router.receive(name: "ping", body: ["count": 6]).kind == "handled")
+        #expect(router.receive(name: "ping", body: ["count": 6]).kind == .handled)
         #expect(seen.all == [3, 4, 5, 6])
         withExtendedLifetime((token, observer)) {}
     }
@@ -86,7 +86,7 @@ import Testing
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         #expect(
             router.receive(name: "echo", body: MessageBody(["text": "first"]), replyHandler: { calls.append($0) })
-                .kind == "kept")
+                .kind == .kept)
         let pending = Task { await router.request(name: "echo", body: ["text": "second"]) }
         #expect(await eventually { router.keptCount(for: Echo.channel) == 2 })
         let token = try router.respond(to: Echo.self) { request, reply in reply.succeed("re: \(request.text)") }
@@ -141,7 +141,7 @@ import Testing
         router.setBufferPolicy(.drop, for: Ping.channel)
         #expect(router.keptCount(for: Ping.channel) == 0)
         #expect(diagnostics.kinds == ["kept", "kept", "unhandled", "unhandled"])
-        #expect(router.receive(name: "ping", body: ["count": 3]).kind == "unhandled")
+        #expect(router.receive(name: "ping", body: ["count": 3]).kind == .unhandled)
         withExtendedLifetime(observer) {}
     }
 
@@ -163,7 +163,7 @@ import Testing
         let router = Router(options: .patient)
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 0, for: .seconds(1)), for: Ping.channel)
-        #expect(router.receive(name: "ping", body: ["count": 1]).kind == "unhandled")
+        #expect(router.receive(name: "ping", body: ["count": 1]).kind == .unhandled)
         #expect(diagnostics.kinds == ["keptOverflow"])
         #expect(router.keptTotal == 0)
         withExtendedLifetime(observer) {}
@@ -178,12 +178,12 @@ import Testing
         _ = router.receive(name: "b", body: nil)
         #expect(router.keptTotal == 3)
         // Past the total, the channel that grows loses its oldest message.
-        #expect(router.receive(name: "b", body: nil).kind == "kept")
+        #expect(router.receive(name: "b", body: nil).kind == .kept)
         #expect(router.keptTotal == 3)
         #expect(router.keptCount(for: "a") == 2)
         #expect(router.keptCount(for: "b") == 1)
         // A channel with nothing kept yet cannot push others out: its message is refused.
-        #expect(router.receive(name: "c", body: nil).kind == "unhandled")
+        #expect(router.receive(name: "c", body: nil).kind == .unhandled)
         #expect(router.keptTotal == 3)
         #expect(diagnostics.kinds.filter { $0 == "keptOverflow" }.count == 2)
         let token = router.on(Ready.self) { _ in }  // unrelated channel: nothing changes

@@ -139,7 +139,7 @@ import Testing
             let outcome = router.receive(Message(channel: Ask.channel, body: ["n": 1, "probe": probe])) { result in
                 if case .failure(let failure) = result { results.append(failure.kind) }
             }
-            #expect(outcome.kind == "kept")
+            #expect(outcome.kind == .kept)
         }
         let answered = await Stress.eventually(within: .seconds(10)) { results.count == 1 }
         #expect(answered, "the kept request's caller was never answered")

@@ -53,7 +53,7 @@ private final class SkewLog: Sendable {
 
         let differing = router.checkContracts(page)
         #expect(differing == ["ping"])
-        for count in 0..<5 { #expect(router.receive(name: "ping", body: ["count": count]).kind == "handled") }
+        for count in 0..<5 { #expect(router.receive(name: "ping", body: ["count": count]).kind == .handled) }
         #expect(log.skews.count == 1)
         guard case .contractSkew(let channel, let theirs, let ours)? = log.skews.first else {
             Issue.record("no contractSkew diagnostic")

@@ -106,7 +106,7 @@ private struct Note: Event {
             return
         }
         #expect(error.message == "The value is nested more than 512 levels deep (DecodingOptions.maxDepth).")
-        #expect(router.receive(name: "note", body: ["data": 2]).kind == "handled")
+        #expect(router.receive(name: "note", body: ["data": 2]).kind == .handled)
         #expect(seen.withLock { $0 } == [2])
         withExtendedLifetime(token) {}
     }
@@ -134,7 +134,7 @@ private struct Note: Event {
         let kind = await Stress.offThePool {
             Router().receive(name: String(repeating: "c", count: 10_000_000), body: nil).kind
         }
-        #expect(kind == "invalidChannel")
+        #expect(kind == .invalidChannel)
     }
 }
 

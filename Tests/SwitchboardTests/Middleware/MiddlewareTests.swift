@@ -117,7 +117,7 @@ private struct Tracing: MessageMiddleware {
         let router = Router()
         let (diagnostics, observer) = router.recordDiagnostics()
         let swallow = router.use(Middleware { _, _ in .handled(count: 0) })
-        #expect(router.receive(name: "nobody", body: nil).kind == "handled")
+        #expect(router.receive(name: "nobody", body: nil).kind == .handled)
         #expect(diagnostics.all.isEmpty)
         withExtendedLifetime((swallow, observer)) {}
     }
@@ -149,8 +149,8 @@ private struct Tracing: MessageMiddleware {
                 return next(rewritten)
             })
         let handler = router.on(Ping.self) { ping in seen.append(ping.count) }
-        #expect(router.receive(name: "legacyPing", body: ["count": 1]).kind == "handled")
-        #expect(router.receive(name: "ping", body: ["count": 2]).kind == "handled")
+        #expect(router.receive(name: "legacyPing", body: ["count": 1]).kind == .handled)
+        #expect(router.receive(name: "ping", body: ["count": 2]).kind == .handled)
         #expect(seen.all == [1, 2])
         withExtendedLifetime((legacy, handler)) {}
     }
@@ -161,11 +161,11 @@ private struct Tracing: MessageMiddleware {
         let softener = router.use(
             Middleware { message, next in
                 let outcome = next(message)
-                observed.append(outcome.kind)
+                observed.append(outcome.kind.rawValue)
                 if case .unhandled = outcome { return .handled(count: 0) }
                 return outcome
             })
-        #expect(router.receive(name: "nobody", body: nil).kind == "handled")
+        #expect(router.receive(name: "nobody", body: nil).kind == .handled)
         #expect(observed.all == ["unhandled"])
         withExtendedLifetime(softener) {}
     }
@@ -266,7 +266,7 @@ private struct Tracing: MessageMiddleware {
         let twice = router.use(
             Middleware { message, next in
                 let first = next(message)
-                second.append(next(message).kind)
+                second.append(next(message).kind.rawValue)
                 return first
             }, name: "twice")
         let responder = try router.respond(to: Echo.self) { request, reply in
@@ -315,7 +315,7 @@ private struct Tracing: MessageMiddleware {
             return
         }
         #expect(channel == "echo")
-        #expect(outcome.kind == "handled")
+        #expect(outcome.kind == .handled)
         withExtendedLifetime((gate, responder)) {}
     }
 
@@ -340,7 +340,7 @@ private struct Tracing: MessageMiddleware {
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         #expect(
             router.receive(name: "echo", body: MessageBody(["text": "early"]), replyHandler: { calls.append($0) })
-                .kind == "kept")
+                .kind == .kept)
         #expect(calls.count == 0)
         let responder = try router.respond(to: Echo.self) { request, reply in reply.succeed(request.text) }
         #expect(calls.all.first?.reply(as: String.self) == "early")

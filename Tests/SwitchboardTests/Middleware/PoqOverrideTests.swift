@@ -68,10 +68,10 @@ private func makeCustomAnalyticsMiddleware(
             if let personalisable { body["customData"] = ["isPersonalisable": personalisable] }
             return router.receive(name: "wishlistEntryUpdate", body: body)
         }
-        #expect(send("p1", wishlisted: true, personalisable: true).kind == "handled")  // overridden
-        #expect(send("p2", wishlisted: true, personalisable: false).kind == "handled")  // falls through
-        #expect(send("p3", wishlisted: true, personalisable: nil).kind == "handled")  // no custom data
-        #expect(send("p4", wishlisted: false, personalisable: true).kind == "handled")  // removal
+        #expect(send("p1", wishlisted: true, personalisable: true).kind == .handled)  // overridden
+        #expect(send("p2", wishlisted: true, personalisable: false).kind == .handled)  // falls through
+        #expect(send("p3", wishlisted: true, personalisable: nil).kind == .handled)  // no custom data
+        #expect(send("p4", wishlisted: false, personalisable: true).kind == .handled)  // removal
         _ = router.receive(name: "other", body: nil)  // not a wishlist event: default ignores it
 
         #expect(personalised.all == ["personalised p1"])

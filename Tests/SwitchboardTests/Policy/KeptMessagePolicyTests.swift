@@ -8,9 +8,9 @@ import Testing
 
     @Test func messagesKeptBeforeAPolicyAreCheckedWhenAHandlerRegisters() throws {
         let router = Router(options: RouterOptions(defaultBufferPolicy: .keep(max: 10, for: .seconds(60))))
-        #expect(router.receive(name: "ping", body: ["count": 1], sender: Self.ads).kind == "kept")
-        #expect(router.receive(name: "ping", body: ["count": 2], sender: Self.shop).kind == "kept")
-        #expect(router.receive(name: "ping", body: ["count": 3]).kind == "kept")
+        #expect(router.receive(name: "ping", body: ["count": 1], sender: Self.ads).kind == .kept)
+        #expect(router.receive(name: "ping", body: ["count": 2], sender: Self.shop).kind == .kept)
+        #expect(router.receive(name: "ping", body: ["count": 3]).kind == .kept)
         #expect(router.keptCount(for: "ping") == 3)
         router.setDefaultOriginPolicy(try OriginPolicy(allowing: ["https://shop.example.com"]))
         let (diagnostics, observing) = router.recordDiagnostics()
@@ -31,7 +31,7 @@ import Testing
         let answers = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         let outcome = router.receive(
             name: "echo", body: MessageBody(["text": "hi"]), sender: Self.ads, replyHandler: { answers.append($0) })
-        #expect(outcome.kind == "kept")
+        #expect(outcome.kind == .kept)
         router.setOriginPolicy(try OriginPolicy(allowing: ["https://shop.example.com"]), for: Echo.channel)
         let responder = try router.respond(to: Echo.self) { request, reply in
             Issue.record("a refused kept request reached the responder: \(request.text)")

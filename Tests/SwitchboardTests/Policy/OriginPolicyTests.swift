@@ -60,7 +60,7 @@ import Testing
         #expect(found.message.hasPrefix("ping: rejected: "))
         #expect(found.message.contains("https://ads.example.org"))
         #expect(found.message.contains("https://shop.example.com"))
-        #expect(outcome.kind == "rejected" && !outcome.isSuccess)
+        #expect(outcome.kind == .rejected && !outcome.isSuccess)
         #expect(seen.all.isEmpty)
         #expect(diagnostics.kinds == ["rejected"])
         #expect(diagnostics.all.first?.channel == "ping")

@@ -53,7 +53,7 @@ private struct PlaceOrder: Request, Encodable {
         #expect(seen.all.isEmpty)
         let admitted = router.receive(
             name: "v1.addCartLine", body: MessageBody(["quantity": 2]), sender: Self.shop)
-        #expect(admitted.kind == "handled")
+        #expect(admitted.kind == .handled)
         #expect(seen.all == [2])
         withExtendedLifetime((alias, handler, observing)) {}
     }

@@ -11,7 +11,7 @@ import Testing
         let token = router.on(Ping.self) { _ in }
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         let outcome = router.receive(Message(channel: "ping", body: ["count": 1])) { calls.append($0) }
-        #expect(outcome.kind == "handled")
+        #expect(outcome.kind == .handled)
         #expect(calls.count == 1)
         #expect(try calls.all.first?.get().jsonBytes() == Array("null".utf8))
         withExtendedLifetime(token) {}
@@ -29,13 +29,13 @@ import Testing
             replyHandler: {
                 seen.append(($0, diagnostics.kinds))
             })
-        #expect(failed.kind == "failed")
+        #expect(failed.kind == .failed)
         let invalid = router.receive(
             name: "ping", body: MessageBody(["count": "one"]),
             replyHandler: {
                 seen.append(($0, diagnostics.kinds))
             })
-        #expect(invalid.kind == "invalid")
+        #expect(invalid.kind == .invalid)
         #expect(seen.count == 2)
         guard seen.count == 2 else { return }
         if case .failure(.responderFailed(let channel, let message, _)) = seen.all[0].0 {

@@ -24,7 +24,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         let responder = try router.respond(to: Echo.self) { _, reply in handle.withLock { $0 = reply } }
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         let outcome = router.receive(name: "echo", body: MessageBody(["text": "x"]), replyHandler: { calls.append($0) })
-        #expect(outcome.kind == "awaitingReply")
+        #expect(outcome.kind == .awaitingReply)
         let reply = try #require(handle.withLock { $0 })
         let wins = RouterRecorder<Int>()
         await concurrently(100) { index in
@@ -43,7 +43,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         let token = try router.respond(to: Echo.self) { request, complete in
             complete(.success(request.text.uppercased()))
         }
-        #expect(router.receive(name: "echo", body: ["text": "hi"]).kind == "replied")
+        #expect(router.receive(name: "echo", body: ["text": "hi"]).kind == .replied)
         let result = await router.request(name: "echo", body: ["text": "yo"])
         #expect(result.reply(as: String.self) == "YO")
         withExtendedLifetime(token) {}
@@ -67,7 +67,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         #expect(asyncResult.kind == "dropped")
         let (outcome, callbackResult) = await requestByCallback(router, name: "echo", body: ["text": "x"])
         #expect(callbackResult?.kind == "dropped")
-        #expect(outcome.kind == "failed")
+        #expect(outcome.kind == .failed)
         #expect(diagnostics.kinds == ["replyDropped", "replyDropped"])
         withExtendedLifetime((token, observer)) {}
     }
@@ -148,7 +148,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
             try await Task.sleep(for: .milliseconds(1))
             return 3
         }
-        #expect(router.receive(name: "getCartCount", body: nil).kind == "awaitingReply")
+        #expect(router.receive(name: "getCartCount", body: nil).kind == .awaitingReply)
         let result = await router.request(name: "getCartCount")
         #expect(result.reply(as: Int.self) == 3)
         #expect(try await router.request(GetCartCount()) == 3)

@@ -58,7 +58,7 @@ private enum Scenario: String, CaseIterable, Sendable {
     fileprivate func eachFailureKindReachesTheCompletionAPI(_ scenario: Scenario) async throws {
         let (router, tokens, name, body) = try scenario.setUp()
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
-        router.request(name: name, body: body) { calls.append($0) }
+        _ = router.receive(name: name, body: body, sender: .app) { calls.append($0) }
         #expect(await eventually { calls.count == 1 })
         #expect(calls.all.first?.kind == scenario.rawValue)
         withExtendedLifetime(tokens) {}

@@ -35,7 +35,7 @@ struct NumberedEvent: Event {
         #expect(router.manifest.channels.count == count)
         await Task.yield()
         // Checked in one expectation each (an expectation per message would make the test slow).
-        let unhandled = (0..<count).filter { router.receive(name: "channel\($0)", body: ["n": $0]).kind != "handled" }
+        let unhandled = (0..<count).filter { router.receive(name: "channel\($0)", body: ["n": $0]).kind != .handled }
         #expect(unhandled.isEmpty)
         #expect(seen.all.count == count && seen.repeated.isEmpty)
         // Cancel every other one.
@@ -43,7 +43,7 @@ struct NumberedEvent: Event {
         for index in stride(from: 0, to: count, by: 2) { tokens[index].cancel() }
         await Task.yield()
         let wrong = (0..<count).filter { index in
-            let expected = index % 2 == 0 ? "unhandled" : "handled"
+            let expected: Outcome.Kind = index % 2 == 0 ? .unhandled : .handled
             return router.receive(name: "channel\(index)", body: ["n": index]).kind != expected
         }
         #expect(wrong.isEmpty)
@@ -51,7 +51,7 @@ struct NumberedEvent: Event {
         #expect(live == (0..<count).filter { $0 % 2 == 1 }.map { "channel\($0)" }.sorted())
         tokens.removeAll()
         #expect(router.manifest.channels.isEmpty)
-        #expect(router.receive(name: "channel1", body: ["n": 1]).kind == "unhandled")
+        #expect(router.receive(name: "channel1", body: ["n": 1]).kind == .unhandled)
     }
 
     @Test func aCanonicallyEquivalentNameReachesTheRegisteredChannel() {
@@ -60,13 +60,13 @@ struct NumberedEvent: Event {
         // "é" precomposed, received decomposed; "K" received as the Kelvin sign.
         let first = Self.register(router, on: "caf\u{E9}") { seen.append($0.name) }
         let second = Self.register(router, on: "Kelvin") { seen.append($0.name) }
-        #expect(router.receive(name: "cafe\u{301}", body: ["n": 1]).kind == "handled")
-        #expect(router.receive(name: "\u{212A}elvin", body: ["n": 1]).kind == "handled")
+        #expect(router.receive(name: "cafe\u{301}", body: ["n": 1]).kind == .handled)
+        #expect(router.receive(name: "\u{212A}elvin", body: ["n": 1]).kind == .handled)
         #expect(seen.count == 2)
         // Unicode 16 (Kirat Rai): U+16D63 U+16D67 is U+16D69 to `==`, which Foundation's NFC on Linux does not know.
         let third = Self.register(router, on: "kirat\u{16D69}") { seen.append($0.name) }
         if "kirat\u{16D63}\u{16D67}" == "kirat\u{16D69}" {
-            #expect(router.receive(name: "kirat\u{16D63}\u{16D67}", body: ["n": 1]).kind == "handled")
+            #expect(router.receive(name: "kirat\u{16D63}\u{16D67}", body: ["n": 1]).kind == .handled)
             #expect(seen.count == 3)
         }
         withExtendedLifetime((first, second, third)) {}
@@ -104,16 +104,16 @@ struct NumberedEvent: Event {
         let token = router.on(Ping.self) { seen.append($0.count) }
         let json = JSONValue.object(["count": 1])
         let body = MessageBody(json: json)
-        #expect(router.receive(name: "ping", body: body).kind == "handled")
+        #expect(router.receive(name: "ping", body: body).kind == .handled)
         let erased: Any = body
-        #expect(router.receive(name: "ping", body: erased).kind == "handled")
+        #expect(router.receive(name: "ping", body: erased).kind == .handled)
         let optional: MessageBody? = body
-        #expect(router.receive(name: "ping", body: optional).kind == "handled")
-        #expect(router.receive(name: "ping", body: json as Any).kind == "handled")
-        #expect(router.receive(Message(channel: "ping", body: erased as Any?)).kind == "handled")
+        #expect(router.receive(name: "ping", body: optional).kind == .handled)
+        #expect(router.receive(name: "ping", body: json as Any).kind == .handled)
+        #expect(router.receive(Message(channel: "ping", body: erased as Any?)).kind == .handled)
         #expect(
             router.receive(name: "ping", body: try MessageBody(jsonBytes: Array(#"{"count":1}"#.utf8))).kind
-                == "handled")
+                == .handled)
         #expect(MessageBody(erased).description == body.description)
         #expect(seen.all == [1, 1, 1, 1, 1, 1])
         withExtendedLifetime(token) {}

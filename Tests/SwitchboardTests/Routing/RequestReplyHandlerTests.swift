@@ -25,7 +25,7 @@ private struct PassOn: MessageMiddleware {
         let seen = RouterRecorder<Int>()
         let token = router.on(Ping.self) { ping, _ in seen.append(ping.count) }
         let (outcome, handlersOnly, replies) = receive(router, Message(channel: Ping.channel, body: ["count": 3]))
-        #expect(outcome.kind == "handled")
+        #expect(outcome.kind == .handled)
         #expect(handlersOnly)
         #expect(replies.count == 0)
         #expect(seen.all == [3])
@@ -44,7 +44,7 @@ private struct PassOn: MessageMiddleware {
         #expect(failure.message.contains("no"))
         let invalid = receive(router, Message(channel: Ping.channel, body: ["count": "x"]))
         #expect(invalid.handlersOnly && invalid.replies.count == 0)
-        #expect(invalid.outcome.kind == "invalid")
+        #expect(invalid.outcome.kind == .invalid)
         withExtendedLifetime(token) {}
     }
 
@@ -52,7 +52,7 @@ private struct PassOn: MessageMiddleware {
         let router = Router()
         let token = try router.respond(to: Echo.self) { echo, reply in reply.succeed(echo.text) }
         let (outcome, handlersOnly, replies) = receive(router, Message(channel: Echo.channel, body: ["text": "hi"]))
-        #expect(outcome.kind == "replied")
+        #expect(outcome.kind == .replied)
         #expect(!handlersOnly)
         #expect(replies.count == 1)
         #expect(replies.all.first?.reply(as: String.self) == "hi")
@@ -66,7 +66,7 @@ private struct PassOn: MessageMiddleware {
         let handler = router.on(Ping.self) { _, _ in }
         let middleware = router.use(PassOn())
         let passed = receive(router, Message(channel: Ping.channel, body: ["count": 1]))
-        #expect(passed.outcome.kind == "handled")
+        #expect(passed.outcome.kind == .handled)
         #expect(!passed.handlersOnly && passed.replies.count == 1)
         withExtendedLifetime((handler, middleware)) {}
     }
@@ -81,13 +81,13 @@ private struct PassOn: MessageMiddleware {
         for (count, key) in [(1, early), (2, late)] {
             let message = Message(channel: key.channel, body: ["count": count])
             let (outcome, handlersOnly) = router.receiveAnsweringRequests(message, key: key, replyHandler: { _ in })
-            #expect(outcome.kind == "handled" && handlersOnly)
+            #expect(outcome.kind == .handled && handlersOnly)
         }
         #expect(seen.all == [1, 2])
         let other = router.key(for: Echo.channel)
         let (outcome, _) = router.receiveAnsweringRequests(
             Message(channel: other.channel, body: ["text": "x"]), key: other, replyHandler: { _ in })
-        #expect(outcome.kind == "unhandled")
+        #expect(outcome.kind == .unhandled)
         withExtendedLifetime(token) {}
     }
 }

@@ -58,7 +58,7 @@ import Testing
     @Test func aMessageWithNoHandlerIsUnhandledAndReported() {
         let router = Router()
         let (diagnostics, token) = router.recordDiagnostics()
-        #expect(router.receive(name: "nobody", body: ["x": 1]).kind == "unhandled")
+        #expect(router.receive(name: "nobody", body: ["x": 1]).kind == .unhandled)
         #expect(diagnostics.kinds == ["unhandled"])
         #expect(diagnostics.all.first?.channel == "nobody")
         withExtendedLifetime(token) {}
@@ -104,10 +104,10 @@ import Testing
         let number = router.on(Ping.self) { ping in seen.append("count \(ping.count)") }
         let text = router.on(PingText.self) { ping in seen.append("label \(ping.label)") }
         let again = router.on(Ping.self) { ping in seen.append("again \(ping.count)") }
-        #expect(router.receive(name: "ping", body: ["count": 2, "label": "two"]).kind == "handled")
+        #expect(router.receive(name: "ping", body: ["count": 2, "label": "two"]).kind == .handled)
         #expect(seen.all == ["count 2", "label two", "again 2"])
         // One type failing to decode means no handler runs at all.
-        #expect(router.receive(name: "ping", body: ["count": 3]).kind == "invalid")
+        #expect(router.receive(name: "ping", body: ["count": 3]).kind == .invalid)
         #expect(seen.count == 3)
         withExtendedLifetime((number, text, again)) {}
     }
@@ -115,8 +115,8 @@ import Testing
     @Test func aBodylessEventIgnoresWhateverBodyComes() {
         let router = Router()
         let token = router.on(Ready.self) { _ in }
-        #expect(router.receive(name: "sdkReady", body: nil).kind == "handled")
-        #expect(router.receive(name: "sdkReady", body: ["unexpected": true]).kind == "handled")
+        #expect(router.receive(name: "sdkReady", body: nil).kind == .handled)
+        #expect(router.receive(name: "sdkReady", body: ["unexpected": true]).kind == .handled)
         withExtendedLifetime(token) {}
     }
 
@@ -130,7 +130,7 @@ import Testing
         }
         #expect(scalar == 0x0A)
         #expect(offset == 3)
-        #expect(router.receive(name: "", body: nil).kind == "invalidChannel")
+        #expect(router.receive(name: "", body: nil).kind == .invalidChannel)
         #expect(diagnostics.kinds == ["invalidChannel", "invalidChannel"])
         withExtendedLifetime(observer) {}
     }
@@ -146,7 +146,7 @@ import Testing
         }
         let outcome = router.receive(
             name: "ping", body: ["count": 1, "customData": ["isPersonalisable": true]])
-        #expect(outcome.kind == "handled")
+        #expect(outcome.kind == .handled)
         #expect(seen.all == [true])
         #expect(missing.all == [true])
         // The raw body stays reachable as well.
@@ -168,7 +168,7 @@ import Testing
         }
         let plain = router.on(Ping.self) { _ in ran.append("plain") }
         let outcome = router.receive(name: "ping", body: ["count": 1, "customData": ["isPersonalisable": "yes"]])
-        #expect(outcome.kind == "failed")
+        #expect(outcome.kind == .failed)
         #expect(ran.all == ["plain"])
         withExtendedLifetime((strict, plain)) {}
     }
@@ -182,7 +182,7 @@ import Testing
         token.cancel()
         #expect(token.isCancelled)
         #expect(!router.isHandled(Ping.channel))
-        #expect(router.receive(name: "ping", body: ["count": 1]).kind == "unhandled")
+        #expect(router.receive(name: "ping", body: ["count": 1]).kind == .unhandled)
         token.cancel()  // a second cancel does nothing
     }
 
@@ -243,7 +243,7 @@ import Testing
         }
         slot.withLock { $0 = token }
         _ = router.receive(name: "ping", body: ["count": 1])
-        #expect(router.receive(name: "ping", body: ["count": 2]).kind == "unhandled")
+        #expect(router.receive(name: "ping", body: ["count": 2]).kind == .unhandled)
         #expect(seen.all == [1])
     }
 

@@ -41,7 +41,7 @@ import Testing
             let outcome = router.receive(
                 name: KeepsItsDecoder.channel.name, body: try MessageBody(jsonBytes: Array(text.utf8)),
                 replyHandler: nil)
-            #expect(outcome.kind == "handled")
+            #expect(outcome.kind == .handled)
             token.cancel()
         }
         let kept = try #require(KeepsItsDecoder.kept.withLock { $0 })

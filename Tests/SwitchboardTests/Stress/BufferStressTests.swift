@@ -53,9 +53,9 @@ private struct StressExpiring: Event {
                                     wrongReplies.add(seq)
                                 }
                             })
-                        outcomes.add(outcome.kind)
+                        outcomes.add(outcome.kind.rawValue)
                     } else {
-                        outcomes.add(router.receive(Message(channel: channel, body: ["seq": seq])).kind)
+                        outcomes.add(router.receive(Message(channel: channel, body: ["seq": seq])).kind.rawValue)
                     }
                 }
                 done.withLock { $0 += 1 }

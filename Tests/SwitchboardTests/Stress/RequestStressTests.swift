@@ -45,7 +45,7 @@ import Testing
                 if thread < senders {
                     for index in 0..<perSender {
                         let seq = thread * perSender + index
-                        router.request(name: "stressEcho", body: ["seq": seq]) { record(seq, $0) }
+                        _ = router.receive(name: "stressEcho", body: ["seq": seq], sender: .app) { record(seq, $0) }
                     }
                     done.withLock { $0 += 1 }
                     return

@@ -53,7 +53,7 @@ import Testing
                     default: (name, body) = ("stressPing", MessageBody(["seq": seq]))
                     }
                     let outcome = router.receive(name: name, body: body, id: "\(seq)") { _ in replies.add(seq) }
-                    outcomes.add(outcome.kind)
+                    outcomes.add(outcome.kind.rawValue)
                     if name == "stressPing" {
                         switch outcome {
                         case .handled(let count): accountedCalls.add("ping", count)

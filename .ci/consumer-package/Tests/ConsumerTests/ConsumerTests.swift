@@ -14,7 +14,7 @@ struct Ping: BodylessEvent {
         let ping = router.on(Ping.self) { _ in }
         let fixture = Fixture(ndjson: Data("{\"name\":\"ping\"}\n{\"name\":\"nobody\"}\n".utf8))
         let results = await router.replay(fixture)
-        #expect(results.map(\.kind) == ["handled", "unhandled"])
+        #expect(results.map(\.kind) == [.handled, .unhandled])
         #expect(WireSession.Options().maxLineBytes > 0)
         withExtendedLifetime(ping) {}
     }

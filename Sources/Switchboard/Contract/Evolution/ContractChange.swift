@@ -48,7 +48,7 @@ public struct ContractChange: Sendable, Hashable {
     ///   - change: what changed, in words.
     ///   - severity: breaking, compatible or unknown.
     ///   - example: a body the old contract accepts and the new one refuses, if any.
-    public init(
+    package init(
         channel: String, direction: Direction, path: String, change: String, severity: Severity,
         example: JSONValue? = nil
     ) {
@@ -62,7 +62,7 @@ public struct ContractChange: Sendable, Hashable {
 
     /// `{"channel","direction","path","change"}` and `"example"` when there is one, in that order.
     /// - Parameter writer: the writer to write the object with.
-    public func write(to writer: inout JSONWriter) {
+    package func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("channel")
         writer.write(channel)

@@ -18,7 +18,7 @@ public struct ContractDocument: Sendable, Hashable {
         public var reply: JSONValue?
 
         /// Which way the body travels: `push` bodies from the app to the page, the others from the page.
-        public var bodyDirection: ContractChange.Direction {
+        package var bodyDirection: ContractChange.Direction {
             kind == "push" ? .appToPage : .pageToApp
         }
 
@@ -35,7 +35,7 @@ public struct ContractDocument: Sendable, Hashable {
     }
 
     /// The channel kinds a document may name.
-    public static let kinds: Set<String> = ["event", "request", "push"]
+    package static let kinds: Set<String> = ["event", "request", "push"]
 
     /// The channels, by name.
     public var channels: [String: Entry]

@@ -5,7 +5,7 @@ public struct ContractDocumentError: Error, Sendable, Hashable, CustomStringConv
 
     /// Creates an error.
     /// - Parameter message: what is wrong.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
