@@ -29,7 +29,7 @@ struct DocumentCheck {
         let expected: [Int]
         // The document is an array: each message object is level 1 of the depth limit, as on an
         // NDJSON line, so the array's own level is not counted.
-        let reader = JSONReader(maxDepth: session.options.reader.options.maxDepth + 1)
+        let reader = JSONReader(maxDepth: session.options.reader.maxDepth + 1)
         do {
             switch try reader.read(document) {
             case .array(let elements): expected = Array(0..<elements.count).map { $0 + 1 }

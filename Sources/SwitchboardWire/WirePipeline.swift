@@ -184,7 +184,7 @@ public struct WirePipeline: Sendable {
     ) throws(WireIOError) {
         let queue = WireReadAhead()
         let maxLineBytes = session.options.maxLineBytes
-        let maxDepth = session.options.reader.options.maxDepth
+        let maxDepth = session.options.reader.maxDepth
         let reader = Thread {
             queue.fill(from: source, maxLineBytes: maxLineBytes, maxDepth: maxDepth)
         }
@@ -247,7 +247,7 @@ extension WireLineReader {
     /// the array's own level is not counted, and an error says the limit the caller set.
     package static func readDocument(_ document: [UInt8], with reader: JSONReader) throws(JSONReadError) -> JSONValue {
         let text = strippingBOM(document)
-        let limit = reader.options.maxDepth
+        let limit = reader.maxDepth
         let first = text.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
         guard first == UInt8(ascii: "["), limit < Int.max else { return try reader.read(text) }
         do {

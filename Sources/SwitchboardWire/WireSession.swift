@@ -79,7 +79,7 @@ public struct WireSession: Sendable {
         // steps as `prepare` and `process(prepared:)`, without making a `PreparedLine`:
         // this is the one-thread path, and the enum in between would cost it on every line.)
         return process(
-            scan: WireTapeMessage.scan(line, maxDepth: options.reader.options.maxDepth), number: number, source: source)
+            scan: WireTapeMessage.scan(line, maxDepth: options.reader.maxDepth), number: number, source: source)
     }
 
     /// What ``prepare(_:maxLineBytes:maxDepth:)`` makes of one line, ready for

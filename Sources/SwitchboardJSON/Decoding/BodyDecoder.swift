@@ -19,7 +19,7 @@ public struct DecodingOptions: Sendable, Hashable {
     /// ``maxDepth``'s storage, within `0 ... maxDepthCeiling`.
     private(set) var depthLimit: Int
 
-    /// The deepest nesting any setting of ``maxDepth`` (or of ``JSONReader/Options/maxDepth``,
+    /// The deepest nesting any setting of ``maxDepth`` (or of ``JSONReader/maxDepth``,
     /// or `MessageBody(jsonBytes:maxDepth:)`'s) lets through: 5,000 levels. Some operations
     /// recurse once per level (building and releasing a ``JSONValue``, and
     /// a recursive `Decodable`'s own `init(from:)`); at this depth the library's own fit in

@@ -27,37 +27,19 @@ import Foundation
 /// Keys are compared as Swift `String`s, that is, up to Unicode canonical
 /// equivalence: `"é"` and `"e\u0301"` are the same key (and so a duplicate).
 public struct JSONReader: Sendable {
-    /// Limits for ``JSONReader``.
-    public struct Options: Sendable, Hashable {
-        /// The deepest nesting of arrays and objects accepted; `[[1]]` is 2 deep.
-        ///
-        /// The parser itself never recurses, but a ``JSONValue`` is built, compared and
-        /// destroyed recursively, so a document nested deeper than
-        /// ``DecodingOptions/maxDepthCeiling`` (5,000) is refused whatever this says
-        /// (`nestingTooDeep(limit: 5000)`, after the whole text is scanned).
-        public var maxDepth: Int
-
-        /// Creates options.
-        /// - Parameter maxDepth: the deepest nesting accepted (``DecodingOptions/defaultMaxDepth``
-        ///   by default; at most ``DecodingOptions/maxDepthCeiling`` applies).
-        public init(maxDepth: Int = DecodingOptions.defaultMaxDepth) {
-            self.maxDepth = maxDepth
-        }
-    }
-
-    /// The limits in effect.
-    public var options: Options
+    /// The deepest nesting of arrays and objects accepted; `[[1]]` is 2 deep.
+    ///
+    /// The parser itself never recurses, but a ``JSONValue`` is built, compared and
+    /// destroyed recursively, so a document nested deeper than
+    /// ``DecodingOptions/maxDepthCeiling`` (5,000) is refused whatever this says
+    /// (`nestingTooDeep(limit: 5000)`, after the whole text is scanned).
+    public var maxDepth: Int
 
     /// Creates a reader.
-    /// - Parameter options: limits (nesting depth).
-    public init(options: Options = Options()) {
-        self.options = options
-    }
-
-    /// Creates a reader with a nesting limit.
-    /// - Parameter maxDepth: the deepest nesting of arrays and objects accepted.
-    public init(maxDepth: Int) {
-        self.options = Options(maxDepth: maxDepth)
+    /// - Parameter maxDepth: the deepest nesting of arrays and objects accepted
+    ///   (``DecodingOptions/defaultMaxDepth`` by default; at most ``DecodingOptions/maxDepthCeiling`` applies).
+    public init(maxDepth: Int = DecodingOptions.defaultMaxDepth) {
+        self.maxDepth = maxDepth
     }
 
     /// Parses one JSON value from UTF-8 bytes.
@@ -65,7 +47,7 @@ public struct JSONReader: Sendable {
     /// - Returns: the value.
     /// - Throws: ``JSONReadError`` saying what is wrong and where.
     package func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
-        try JSONTape.read(bytes, maxDepth: options.maxDepth).jsonValue(0)
+        try JSONTape.read(bytes, maxDepth: maxDepth).jsonValue(0)
     }
 
     /// Parses one JSON value from UTF-8 bytes.

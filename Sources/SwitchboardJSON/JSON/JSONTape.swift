@@ -84,7 +84,7 @@ package final class JSONTape: @unchecked Sendable {
     /// Parses `input` strictly (RFC 8259; see ``JSONReader`` for the rules).
     /// - Parameters:
     ///   - input: the whole document, as UTF-8.
-    ///   - maxDepth: the deepest nesting of arrays and objects accepted (as ``JSONReader/Options/maxDepth``).
+    ///   - maxDepth: the deepest nesting of arrays and objects accepted (as ``JSONReader/maxDepth``).
     /// - Throws: ``JSONReadError`` saying what is wrong and where; an input of 4 GiB or more
     ///   (a tape's offsets are 32-bit) is ``JSONReadError/Kind/tooLarge(limit:)``.
     package static func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = DecodingOptions.defaultMaxDepth)

@@ -11,21 +11,14 @@ extension JSONValue {
     /// not); `JSONValue`s. Two non-JSON types are converted to strings: a `Date`
     /// or `NSDate` becomes ISO 8601 text in UTC (`2024-01-02T03:04:05Z`, with
     /// milliseconds when it has a fraction of a second) and a `URL` its absolute
-    /// string. Anything else, a non-finite number, or nesting deeper than 512
+    /// string. Anything else, a non-finite number, or nesting deeper than `maxDepth`
     /// levels is an error.
-    /// - Parameter value: the tree.
-    /// - Throws: ``BodyDecodingError`` naming the offending path (`body.when.at`).
-    public init(foundation value: Any) throws(BodyDecodingError) {
-        try self.init(foundation: value, maxDepth: DecodingOptions().maxDepth)
-    }
-
-    /// Converts a Foundation tree to a `JSONValue`, accepting nesting up to `maxDepth` levels.
     /// - Parameters:
     ///   - value: the tree.
-    ///   - maxDepth: the deepest nesting of arrays and objects accepted (at most
-    ///     ``DecodingOptions/maxDepthCeiling``).
-    /// - Throws: ``BodyDecodingError`` naming the offending path.
-    public init(foundation value: Any, maxDepth: Int) throws(BodyDecodingError) {
+    ///   - maxDepth: the deepest nesting of arrays and objects accepted
+    ///     (``DecodingOptions/defaultMaxDepth`` by default, at most ``DecodingOptions/maxDepthCeiling``).
+    /// - Throws: ``BodyDecodingError`` naming the offending path (`body.when.at`).
+    public init(foundation value: Any, maxDepth: Int = DecodingOptions.defaultMaxDepth) throws(BodyDecodingError) {
         self = try BodyDecoder(options: DecodingOptions(maxDepth: maxDepth)).decode(JSONValue.self, from: value)
     }
 

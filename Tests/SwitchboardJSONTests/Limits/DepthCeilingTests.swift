@@ -54,7 +54,7 @@ private func objects(_ depth: Int) -> [UInt8] {
 
     @Test func aReadersLimitReadsBackAsSet() {
         // (A scan error other than depth is found with it.)
-        #expect(JSONReader(maxDepth: 1_000_000).options.maxDepth == 1_000_000)
+        #expect(JSONReader(maxDepth: 1_000_000).maxDepth == 1_000_000)
     }
 
     @Test(arguments: [Int.min, -1, 0])

@@ -26,7 +26,7 @@ private struct Note: Event {
         #expect(options.defaultDeadline == .seconds(10))
         #expect(options.maxKeptPerChannel == 100)
         #expect(options.maxKeptTotal == 1_000)
-        #expect(JSONReader().options.maxDepth == 512)
+        #expect(JSONReader().maxDepth == 512)
         #expect(MessageBody.defaultMaxJSONBytes == 1 << 20)
         #expect(WireSession.Options().maxLineBytes == 1 << 20)
         #expect(Channel.maxLength == 256)
