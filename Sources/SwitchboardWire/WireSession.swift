@@ -29,8 +29,10 @@ public struct WireSession: Sendable {
         public var reader: JSONReader
 
         /// Creates options.
-        public init(maxLineBytes: Int = 1 << 20, replyGrace: Duration = .seconds(1), reader: JSONReader = JSONReader())
-        {
+        public init(
+            maxLineBytes: Int = MessageBody.defaultMaxJSONBytes, replyGrace: Duration = .seconds(1),
+            reader: JSONReader = JSONReader()
+        ) {
             self.maxLineBytes = maxLineBytes
             self.replyGrace = replyGrace
             self.reader = reader

@@ -28,7 +28,9 @@ public protocol ScriptMessageHandlerRegistry: AnyObject, Sendable {
     /// The controller and world this registry adds handlers to, when another registry
     /// can add handlers there too. Bridges whose registries have equal scopes never
     /// register at the same time: the newest takes the scope over (``RouterBridge``).
-    /// `nil` (the default) when the registry is the only one that can add handlers there.
+    /// `nil` (the default) when the registry is the only one that can add handlers there:
+    /// the answer for a registry of your own (a fake in tests); scopes are made by the
+    /// WebKit adapter, for the controller and content world it registers into.
     var handlerScope: HandlerScope? { get }
 
     /// Runs `script` in the loaded page, in each frame whose sender ``PageScript/admits`` (the

@@ -51,9 +51,10 @@ public struct DecodingOptions: Sendable, Hashable {
 
 /// Decodes `Decodable` values straight from loosely typed message bodies.
 ///
-/// The body is read in place: a Foundation tree (what `JSONSerialization` or
-/// `WKScriptMessage.body` gives, or a hand-built `[String: Any]`) or a
-/// ``JSONValue``. Nothing is re-serialised. The rules, in short:
+/// A Foundation tree (what `JSONSerialization` or `WKScriptMessage.body` gives, or a
+/// hand-built `[String: Any]`) and JSON bytes are read in place, never re-serialised;
+/// a ``JSONValue`` is written onto a tape of JSON bytes first, so that it follows the
+/// bytes' rules exactly. The rules, in short:
 ///
 /// - types are exact: `true` is not `1`, `1` is not `true`, `"1"` is not `1`
 ///   (unless ``DecodingOptions/lenient-swift.property``);

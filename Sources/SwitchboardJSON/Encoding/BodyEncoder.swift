@@ -3,10 +3,13 @@ import Foundation
 /// Encodes `Encodable` values (replies, manifests) to JSON-compatible
 /// Foundation trees for WebKit, to JSON bytes, and to ``JSONValue``.
 ///
-/// All three outputs come from one `Encoder` implementation that builds a
-/// small tree in encode order; nothing goes through `JSONEncoder` or
-/// `JSONSerialization`. Bytes are written with ``JSONWriter``, object keys in
-/// the order they were encoded (synthesized `Codable` order).
+/// Two paths, one set of rules; nothing goes through `JSONEncoder` or
+/// `JSONSerialization`. JSON bytes are streamed into a ``JSONWriter`` in one pass,
+/// with no tree. The two outputs that are trees (a Foundation object, a ``JSONValue``)
+/// come from an `Encoder` that builds a small tree in encode order, which also writes
+/// the bytes of the few values a one-pass stream cannot (a value that encodes one key
+/// twice, or a container after a value): the same bytes, or the error with its path.
+/// Object keys are written in the order they were encoded (synthesized `Codable` order).
 ///
 /// Conventions (as `JSONEncoder` with its default strategies, except dates):
 /// - `Date` → an ISO 8601 string in UTC, `2024-05-01T12:30:00Z`, with
@@ -42,14 +45,9 @@ public struct BodyEncoder: Sendable {
     /// The name the coding path starts with in error messages (`reply` by default).
     public var rootName: String
 
-    /// Creates an encoder.
-    public init() {
-        self.rootName = "reply"
-    }
-
     /// Creates an encoder whose error paths start with `rootName`.
-    /// - Parameter rootName: the first component of error paths, e.g. `reply` or `manifest`.
-    public init(rootName: String) {
+    /// - Parameter rootName: the first component of error paths: `reply` by default, or e.g. `manifest`.
+    public init(rootName: String = "reply") {
         self.rootName = rootName
     }
 

@@ -12,7 +12,7 @@ extension MessageBody {
     /// mark are errors), and so is the error when the text is rejected.
     /// ```swift
     /// let body = try MessageBody(jsonBytes: Array(#"{"merchandiseId":"gid://shopify/ProductVariant/1","quantity":1}"#.utf8))
-    /// let line = try body.decode(AddCartLine.self)
+    /// let line = try BodyDecoder().decode(AddCartLine.self, from: body)
     /// ```
     /// - Parameters:
     ///   - bytes: the whole JSON text; only whitespace may follow the value.

@@ -3,8 +3,8 @@ import Foundation
 /// The loosely typed body of a message, as `WKScriptMessage.body` or
 /// `JSONSerialization` gives it, or as a ``JSONValue``.
 ///
-/// The body is decoded on demand, straight from the tree it holds (no
-/// re-serialisation), by ``BodyDecoder``: `BodyDecoder().decode(T.self, from: body)` for the
+/// The body is decoded on demand by ``BodyDecoder`` (a Foundation tree or JSON bytes
+/// in place; a ``JSONValue`` through a tape of its JSON text): `BodyDecoder().decode(T.self, from: body)` for the
 /// whole body, `decode(_:from:at:)` for an extra payload under one key (Poq's `customData`).
 public struct MessageBody: @unchecked Sendable {
     // `@unchecked`: a Foundation body is a JSON tree (strings, numbers, NSNull,

@@ -115,7 +115,7 @@ public struct ContractDocument: Sendable, Hashable {
     public init(data: Data) throws(ContractDocumentError) {
         let json: JSONValue
         do {
-            json = try JSONReader(maxDepth: 4096).read(data)
+            json = try JSONReader(maxDepth: DecodingOptions.maxDepthCeiling).read(data)
         } catch {
             throw ContractDocumentError("not JSON: \(error)")
         }
