@@ -190,6 +190,20 @@ struct DecodingFoundationSource: DecodingSource {
         object.count
     }
 
+    /// `mapValues`, which keeps the object's hash table (its keys are not hashed again),
+    /// stopping at the first member that is not a string.
+    func stringMembers(of object: [String: Any]) -> [String: String]? {
+        var allStrings = true
+        let strings = object.mapValues { member -> String in
+            guard allStrings, let string = string(member) else {
+                allStrings = false
+                return ""
+            }
+            return string
+        }
+        return allStrings ? strings : nil
+    }
+
     func forEachMember(of object: [String: Any], _ body: (String, Any) throws -> Void) rethrows {
         for (key, value) in object {
             try body(key, value)
