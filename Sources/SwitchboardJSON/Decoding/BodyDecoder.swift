@@ -108,8 +108,14 @@ public struct BodyDecoder: Sendable {
     static func tape(of value: JSONValue) throws(BodyDecodingError) -> JSONTape {
         var writer = JSONWriter(capacity: 256, escapesLineSeparators: false)
         writer.write(value)
+        // The tape copies the text it parses: read it where the writer holds it.
+        let parsed = writer.withUnsafeBytes { text in
+            Result { () throws(JSONReadError) -> JSONTape in
+                try JSONTape.parse(text.assumingMemoryBound(to: UInt8.self), maxDepth: Int.max)
+            }
+        }
         do {
-            return try JSONTape.parse(writer.bytes, maxDepth: Int.max)
+            return try parsed.get()
         } catch {
             // Only a value whose text is 4 GiB or more (a tape's offsets are 32-bit) gets here.
             throw BodyDecodingError(
