@@ -46,19 +46,31 @@ let package = Package(
             dependencies: ["Switchboard", "SwitchboardCommerce"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
-        // Helpers the test targets share (not a test target, not a product).
-        .target(name: "SwitchboardTestSupport", dependencies: ["Switchboard"], path: "Tests/SwitchboardTestSupport"),
+        // Helpers the test targets share (not test targets, not products), one target per module
+        // level so that a module's tests link nothing above it: each helper is written once, in the
+        // lowest target that can hold it. SwitchboardJSONTestSupport holds those that need no
+        // router (seeded input comes from the codec's `SeededRandom`); SwitchboardTestSupport adds
+        // those that do and re-exports the former, so a router-level test imports one of them.
+        .target(name: "SwitchboardJSONTestSupport", path: "Tests/SwitchboardJSONTestSupport"),
+        .target(
+            name: "SwitchboardTestSupport",
+            dependencies: ["Switchboard", "SwitchboardJSONTestSupport"],
+            path: "Tests/SwitchboardTestSupport"
+        ),
         .testTarget(
             name: "SwitchboardTests",
             dependencies: ["Switchboard", "SwitchboardJSON", "SwitchboardWire", "SwitchboardTestSupport"]
         ),
-        // The codec's tests: they import SwitchboardJSON and nothing of the router.
-        .testTarget(name: "SwitchboardJSONTests", dependencies: ["SwitchboardJSON", "SwitchboardTestSupport"]),
+        // The codec's tests: they build and link SwitchboardJSON and nothing of the router.
+        .testTarget(name: "SwitchboardJSONTests", dependencies: ["SwitchboardJSON", "SwitchboardJSONTestSupport"]),
         .testTarget(
             name: "SwitchboardCommerceTests",
             dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON", "SwitchboardTestSupport"]
         ),
-        .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
+        .testTarget(
+            name: "SwitchboardWebKitTests",
+            dependencies: ["SwitchboardWebKit", "Switchboard", "SwitchboardTestSupport"]
+        ),
         .testTarget(
             name: "SwitchboardWireTests",
             dependencies: [

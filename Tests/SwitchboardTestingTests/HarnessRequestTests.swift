@@ -77,16 +77,6 @@ private final class Freed: Sendable, Encodable {
         #expect(log.messages == [])
         withExtendedLifetime(token) {}
     }
-
-    /// Polls every millisecond, for at most thirty seconds (a bound for a loaded runner), until `condition` holds.
-    func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
-    }
 }
 
 private struct CanaryHolder: Encodable, Sendable {

@@ -36,7 +36,7 @@ struct EchoLater: Request {
         let results = try await withThrowingTaskGroup(of: (Int, [WireOutcome]).self) { group in
             for copy in 0..<copies {
                 group.addTask {
-                    let outcomes = try await onDispatchThread { () -> [WireOutcome] in
+                    let outcomes = await onDispatchThread { () -> [WireOutcome] in
                         var session = original
                         var outcomes: [WireOutcome] = []
                         for round in 1...rounds {
@@ -81,7 +81,7 @@ struct EchoLater: Request {
             inner.withLock { $0 = session.process(line: Array(line.utf8), number: 1, source: nil) }
         }
         defer { withExtendedLifetime((later, nested)) {} }
-        let outer = try await onDispatchThread { () -> WireOutcome? in
+        let outer = await onDispatchThread { () -> WireOutcome? in
             var session = WireSession(router: router)
             copy.withLock { $0 = session }
             let line = #"{"name":"echoNested","body":{"text":"outer"}}"#

@@ -76,7 +76,7 @@ import Testing
         let outcome = await Stress.offThePool { router.receive(name: "addCartLine", body: cartLineBody("m1")) }
         #expect(outcome.handledCount == 1)
         await model.waitForLines(1)
-        #expect(await Stress.eventually { diagnostics.kinds.contains("handlerFailed") })
+        #expect(await eventually { diagnostics.kinds.contains("handlerFailed") })
         withExtendedLifetime((token, observation)) {}
     }
 
