@@ -46,11 +46,12 @@ let package = Package(
             dependencies: ["Switchboard", "SwitchboardCommerce"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
-        // Helpers the test targets share (not test targets, not products), one target per module
-        // level so that a module's tests link nothing above it: each helper is written once, in the
-        // lowest target that can hold it. SwitchboardJSONTestSupport holds those that need no
-        // router (seeded input comes from the codec's `SeededRandom`); SwitchboardTestSupport adds
-        // those that do and re-exports the former, so a router-level test imports one of them.
+        // Helpers the test targets share (not test targets, not products): one support target per
+        // module level rather than one in all, since a single one would link the router (some
+        // helpers need it) into the codec's tests. Each helper is still written once, in the lowest
+        // level that can hold it: SwitchboardJSONTestSupport (depends on nothing) holds those that
+        // need no router (seeded input comes from the codec's `SeededRandom`); SwitchboardTestSupport
+        // holds those that do and re-exports the former, so a router-level test imports one module.
         .target(name: "SwitchboardJSONTestSupport", path: "Tests/SwitchboardJSONTestSupport"),
         .target(
             name: "SwitchboardTestSupport",
