@@ -138,11 +138,3 @@ import Testing
         _ = token
     }
 }
-
-struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}

@@ -1,16 +1,10 @@
 import Foundation
+import SwitchboardJSONTestSupport
 import Testing
 
 @testable import SwitchboardJSON
 
 /// A key that is not from an enum: any text, escaped or not.
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ text: String) { stringValue = text }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
 
 /// Members of every concrete type, through `encode`, `encodeIfPresent` and an unkeyed container.
 private struct EveryScalar: Encodable {
