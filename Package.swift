@@ -46,24 +46,16 @@ let package = Package(
             dependencies: ["Switchboard", "SwitchboardCommerce"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
-        // Helpers the test targets share (not test targets, not products): one support target per
-        // module level rather than one in all, since a single one would link the router (some
-        // helpers need it) into the codec's tests. Each helper is still written once, in the lowest
-        // level that can hold it: SwitchboardJSONTestSupport (depends on nothing) holds those that
-        // need no router (seeded input comes from the codec's `SeededRandom`); SwitchboardTestSupport
-        // holds those that do and re-exports the former, so a router-level test imports one module.
-        .target(name: "SwitchboardJSONTestSupport", path: "Tests/SwitchboardJSONTestSupport"),
-        .target(
-            name: "SwitchboardTestSupport",
-            dependencies: ["Switchboard", "SwitchboardJSONTestSupport"],
-            path: "Tests/SwitchboardTestSupport"
-        ),
+        // The helpers the test targets share, each written once (not a test target, not a product).
+        // It depends on no module of the package, so that every test target, the codec's
+        // included, can use it without linking anything more than the module it tests.
+        .target(name: "SwitchboardTestSupport", path: "Tests/SwitchboardTestSupport"),
         .testTarget(
             name: "SwitchboardTests",
             dependencies: ["Switchboard", "SwitchboardJSON", "SwitchboardWire", "SwitchboardTestSupport"]
         ),
         // The codec's tests: they build and link SwitchboardJSON and nothing of the router.
-        .testTarget(name: "SwitchboardJSONTests", dependencies: ["SwitchboardJSON", "SwitchboardJSONTestSupport"]),
+        .testTarget(name: "SwitchboardJSONTests", dependencies: ["SwitchboardJSON", "SwitchboardTestSupport"]),
         .testTarget(
             name: "SwitchboardCommerceTests",
             dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON", "SwitchboardTestSupport"]

@@ -58,7 +58,7 @@ private final class Freed: Sendable, Encodable {
     }
 
     @Test func aReplyTheHarnessWaitedForIsFreedBeforeItsTimeout() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let freed = Locked(0)
         let token = try router.respond(to: CanaryHolderRequest.self) { _, reply in
             // Answered a moment later, so the harness waits (with its 60-second timeout).

@@ -20,7 +20,7 @@ struct EchoLater: Request {
 /// another thread at the same time as the original, each message getting its own reply.
 @Suite struct WireSessionCopyTests {
     @Test func copiesOfASessionRunningAtOnceEachGetTheirOwnReplies() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let responder = try router.respond(to: EchoLater.self) { request, reply in
             // Replied later, from another thread, after a short delay that varies with the text
             // (0 to 300 µs; the same on every run).
@@ -67,7 +67,7 @@ struct EchoLater: Request {
     /// A responder that, on the session's own thread, runs a copy of the session (made before
     /// the run) for a message of its own while its request's reply is pending: each gets its reply.
     @Test func aCopyRunInsideAResponderOnTheSameThreadGetsItsOwnReply() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let copy = Locked<WireSession?>(nil)
         let inner = Locked<WireOutcome?>(nil)
         let later = try router.respond(to: EchoLater.self) { request, reply in

@@ -1,5 +1,5 @@
 import Foundation
-import SwitchboardJSONTestSupport
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardJSON

@@ -60,7 +60,7 @@ import Testing
 
     @Test func anErrorBeforeTheDeadlineStillFailsTheRequest() async throws {
         // Patient: a loaded test run can keep the responder's task waiting for a thread.
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: Echo.self) { _ async throws -> String in throw URLError(.cancelled) }
         let result = await router.request(name: "echo", body: ["text": "hi"])
         guard case .failure(.responderFailed) = result else {
