@@ -46,19 +46,24 @@ let package = Package(
             dependencies: ["Switchboard", "SwitchboardCommerce"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
-        // Helpers the test targets share (not a test target, not a product).
-        .target(name: "SwitchboardTestSupport", dependencies: ["Switchboard"], path: "Tests/SwitchboardTestSupport"),
+        // The helpers the test targets share, each written once (not a test target, not a product).
+        // It depends on no module of the package, so that every test target, the codec's
+        // included, can use it without linking anything more than the module it tests.
+        .target(name: "SwitchboardTestSupport", path: "Tests/SwitchboardTestSupport"),
         .testTarget(
             name: "SwitchboardTests",
             dependencies: ["Switchboard", "SwitchboardJSON", "SwitchboardWire", "SwitchboardTestSupport"]
         ),
-        // The codec's tests: they import SwitchboardJSON and nothing of the router.
+        // The codec's tests: they build and link SwitchboardJSON and nothing of the router.
         .testTarget(name: "SwitchboardJSONTests", dependencies: ["SwitchboardJSON", "SwitchboardTestSupport"]),
         .testTarget(
             name: "SwitchboardCommerceTests",
             dependencies: ["SwitchboardCommerce", "Switchboard", "SwitchboardJSON", "SwitchboardTestSupport"]
         ),
-        .testTarget(name: "SwitchboardWebKitTests", dependencies: ["SwitchboardWebKit", "Switchboard"]),
+        .testTarget(
+            name: "SwitchboardWebKitTests",
+            dependencies: ["SwitchboardWebKit", "Switchboard", "SwitchboardTestSupport"]
+        ),
         .testTarget(
             name: "SwitchboardWireTests",
             dependencies: [

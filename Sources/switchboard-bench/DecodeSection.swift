@@ -8,14 +8,16 @@ struct DecodeSection {
     enum Kind: Int, CaseIterable {
         case addCartLine, removeCartLine, productCartUpdate, wishlistEntryUpdate
 
-        /// The event type's name, as the report shows it.
+        /// The event type's name, as the report shows it (taken from the type, so it follows a rename).
         var typeName: String {
+            let type: any Event.Type
             switch self {
-            case .addCartLine: return "AddCartLine"
-            case .removeCartLine: return "RemoveCartLine"
-            case .productCartUpdate: return "ProductCartUpdate"
-            case .wishlistEntryUpdate: return "WishlistEntryUpdate"
+            case .addCartLine: type = AddCartLine.self
+            case .removeCartLine: type = RemoveCartLine.self
+            case .productCartUpdate: type = ProductCartUpdate.self
+            case .wishlistEntryUpdate: type = WishlistEntryUpdate.self
             }
+            return String(describing: type)
         }
     }
 

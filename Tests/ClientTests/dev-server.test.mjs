@@ -11,6 +11,26 @@ import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { cliPath, repositoryRoot } from "./support/wire-handlers.mjs";
 
+/**
+ * Reads the Server-Sent Events of `response` as they come: `onEvent(type, data)` for each complete
+ * block that has a type, until it returns true.
+ */
+function readEvents(response, onEvent) {
+    let text = "";
+    let done = false;
+    response.setEncoding("utf8");
+    response.on("data", (chunk) => {
+        text += chunk;
+        for (let end = text.indexOf("\n\n"); end >= 0 && !done; end = text.indexOf("\n\n")) {
+            const block = text.slice(0, end);
+            text = text.slice(end + 2);
+            const type = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (type) done = onEvent(type, data);
+        }
+    });
+}
+
 /** Enough of the DOM's EventSource for the client's dev transport, over node:http. */
 class NodeEventSource {
     constructor(url) {
@@ -20,17 +40,9 @@ class NodeEventSource {
         this.request = request(url, (response) => {
             if (response.statusCode !== 200) { this.fail(); return; }
             this.readyState = 1;
-            let text = "";
-            response.setEncoding("utf8");
-            response.on("data", (chunk) => {
-                text += chunk;
-                for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
-                    const block = text.slice(0, end);
-                    text = text.slice(end + 2);
-                    const type = /^event: (.*)$/m.exec(block)?.[1];
-                    const data = /^data: (.*)$/m.exec(block)?.[1];
-                    if (type && this.readyState !== 2) for (const listener of this.listeners.get(type) ?? []) listener({ data });
-                }
+            readEvents(response, (type, data) => {
+                if (this.readyState !== 2) for (const listener of this.listeners.get(type) ?? []) listener({ data });
+                return false;
             });
             response.on("end", () => this.fail());
         });
@@ -105,18 +117,12 @@ function events(base, session, count) {
     return new Promise((resolve, reject) => {
         const seen = [];
         const req = request(`${base}/__switchboard/events?session=${session}`, (response) => {
-            let text = "";
-            response.setEncoding("utf8");
-            response.on("data", (chunk) => {
-                text += chunk;
-                for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
-                    const block = text.slice(0, end);
-                    text = text.slice(end + 2);
-                    const type = /^event: (.*)$/m.exec(block)?.[1];
-                    const data = /^data: (.*)$/m.exec(block)?.[1];
-                    if (type) seen.push([type, JSON.parse(data)]);
-                    if (seen.length === count) { req.destroy(); resolve(seen); return; }
-                }
+            readEvents(response, (type, data) => {
+                seen.push([type, JSON.parse(data)]);
+                if (seen.length !== count) return false;
+                req.destroy();
+                resolve(seen);
+                return true;
             });
             response.on("end", () => resolve(seen));
         });

@@ -11,7 +11,7 @@ extension CLIEndToEnd {
         private static func runWithStdoutClosed(_ arguments: [String], input: Data?) async throws -> (
             status: Int32, reason: Process.TerminationReason, errors: String
         ) {
-            try await offThePool {
+            try await onDispatchThread {
                 guard let binary = CLI.binary else { throw CLI.BinaryMissing() }
                 let directory = FileManager.default.temporaryDirectory
                     .appendingPathComponent("switchboard-epipe-\(UUID().uuidString)", isDirectory: true)
@@ -56,7 +56,7 @@ extension CLIEndToEnd {
         private static func runWithNonBlockingPipes(
             _ arguments: [String], pieces: [Data], pause: Duration, readDelay: Duration
         ) async throws -> (status: Int32, reason: Process.TerminationReason, output: Data, errors: String) {
-            try await offThePool {
+            try await onDispatchThread {
                 guard let binary = CLI.binary else { throw CLI.BinaryMissing() }
                 // A child that has gone makes writing its input fail (EPIPE), not end the test run.
                 signal(SIGPIPE, SIG_IGN)

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 /// Runs the built `switchboard-cli` binary, as a user would, and captures what it prints.
@@ -44,7 +45,7 @@ enum CLI {
     static func run(
         _ arguments: [String], stdin: Data? = nil, in directory: URL = packageRoot, executable: URL? = nil
     ) async throws -> CLIRun {
-        try await offThePool { try runBlocking(arguments, stdin: stdin, in: directory, executable: executable) }
+        try await onDispatchThread { try runBlocking(arguments, stdin: stdin, in: directory, executable: executable) }
     }
 
     private static func runBlocking(
@@ -244,16 +245,6 @@ func runMeasuringPeakMemory(_ arguments: [String], input: URL, output: URL) thro
 
 struct LauncherFailed: Error, CustomStringConvertible {
     let description: String
-}
-
-/// Runs blocking `work` on a thread of its own, not on the cooperative pool (which has
-/// one thread per core: a test blocking it would starve every other test's tasks).
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        // A thread of its own: on Linux, Dispatch's global threads are the ones Swift's tasks
-        // run on (as many as the processors), so blocking one starves the tasks too.
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
 }
 
 /// Every end-to-end test, one at a time: each launches the binary, and running

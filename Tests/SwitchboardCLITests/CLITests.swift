@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 /// Parses an output line as a JSON object.
@@ -207,10 +208,12 @@ extension CLIEndToEnd {
             for _ in 0..<count { input.append(contentsOf: line.utf8) }
             try input.write(to: large)  // ~31 MB
 
-            let baseline = try await offThePool {
+            let baseline = try await onDispatchThread {
                 try runMeasuringPeakMemory(["--quiet"], input: small, output: output)
             }
-            let long = try await offThePool { try runMeasuringPeakMemory(["--quiet"], input: large, output: output) }
+            let long = try await onDispatchThread {
+                try runMeasuringPeakMemory(["--quiet"], input: large, output: output)
+            }
             #expect(baseline.status == 0)
             #expect(long.status == 0)
             let lines = try Data(contentsOf: output).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func eachOutcomeArrivesBeforeTheNextMessageIsWritten(readAhead: Bool) async throws {
-        let result = try await offThePool { try WaitingDriverTests.drive(readAhead: readAhead) }
+        let result = try await onDispatchThread { try WaitingDriverTests.drive(readAhead: readAhead) }
         #expect(result.lines.count == Self.rounds.count)
         for (line, round) in zip(result.lines, Self.rounds) {
             for needle in round.expected {

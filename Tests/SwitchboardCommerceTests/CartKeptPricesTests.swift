@@ -1,7 +1,6 @@
 import Foundation
 import Switchboard
 import SwitchboardCommerce
-import SwitchboardTestSupport
 import Testing
 
 /// The cart keeps each offer's parsed prices and its last reply: these check that what it
@@ -58,7 +57,7 @@ import Testing
     /// only its final offers (in order) would be: same reply, same errors after it.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func theCartDependsOnlyOnItsOffers(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let prices: [String?] = ["1", "0.5", "10.125", "99999999999999999999.99", "bad", nil]
         let oldPrices: [String?] = [nil, nil, "2", "3.75", "x"]
         let currencies: [String?] = ["EUR", "EUR", nil, "USD"]

@@ -80,7 +80,7 @@ import Testing
     @Test func concurrentAddsAreAllCounted() async throws {
         let cart = Cart()
         let reward = reward
-        try await onDispatchThread {
+        await onDispatchThread {
             DispatchQueue.concurrentPerform(iterations: 200) { index in
                 var line = reward
                 line.merchandiseId = "gid://shopify/ProductVariant/\(index % 4)"

@@ -11,4 +11,10 @@ public enum AddressSanitizer {
         defer { dlclose(program) }
         return dlsym(program, "__asan_init") != nil
     }()
+
+    /// A thread stack of `bytes` in a plain build, four times as large under AddressSanitizer
+    /// (its frames are several times larger than in the build a host app ships).
+    /// - Parameter bytes: the stack the test means, in bytes.
+    /// - Returns: the stack to give the thread.
+    public static func stackSize(_ bytes: Int) -> Int { isActive ? bytes * 4 : bytes }
 }

@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func aReplyThatNeverComesIsReportedAsStillAwaited() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let held = Locked<[Reply<Int>]>([])
         let token = try router.respond(to: SlowCount.self) { _, reply in held.withLock { $0.append(reply) } }
         let results = await router.replay([FixtureMessage(name: "slowCount")], replyTimeout: .milliseconds(20))
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test func keptMessagesAreReportedAsKeptWithoutWaiting() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let results = await router.replay([FixtureMessage(name: "sdkReady")])
         #expect(results.map(\.kind) == [.kept])

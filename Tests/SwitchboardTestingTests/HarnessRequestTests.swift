@@ -58,7 +58,7 @@ private final class Freed: Sendable, Encodable {
     }
 
     @Test func aReplyTheHarnessWaitedForIsFreedBeforeItsTimeout() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let freed = Locked(0)
         let token = try router.respond(to: CanaryHolderRequest.self) { _, reply in
             // Answered a moment later, so the harness waits (with its 60-second timeout).
@@ -76,16 +76,6 @@ private final class Freed: Sendable, Encodable {
         #expect(all, "\(freed.withLock { $0 }) of 20 replies freed after they were read")
         #expect(log.messages == [])
         withExtendedLifetime(token) {}
-    }
-
-    /// Polls every millisecond, for at most thirty seconds (a bound for a loaded runner), until `condition` holds.
-    func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
     }
 }
 

@@ -19,7 +19,7 @@ import Testing
 
     @Test @MainActor func aHarnessSendReachesAMainActorHandlerBeforeItReturns() async {
         let cart = Cart()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(TestCartLine.self) { @MainActor line in cart.quantity += line.quantity }
         let log = FailureLog()
         let harness = StrictHarness(router: router, reporter: .capturing(into: log))
@@ -35,7 +35,7 @@ import Testing
     @Test @MainActor func aHarnessRequestReachesAMainActorResponder() async throws {
         let cart = Cart()
         cart.quantity = 4
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: ShopState.self) { @MainActor _ in cart.quantity }
         let log = FailureLog()
         let harness = StrictHarness(router: router, reporter: .capturing(into: log))
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test @MainActor func aMainActorHandlersErrorFailsTheSendsOutcome() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(TestCartLine.self) { @MainActor line in
             if line.quantity < 0 { throw RejectError() }
         }
@@ -66,7 +66,7 @@ import Testing
 
     @Test @MainActor func replayFromTheMainActorRunsMainActorHandlersAtOnce() async {
         let cart = Cart()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(TestCartLine.self) { @MainActor line in cart.quantity += line.quantity }
         let results = await router.replay([
             FixtureMessage(name: "addCartLine", body: MessageBody(line(1)), line: 1),

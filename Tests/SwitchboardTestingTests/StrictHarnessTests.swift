@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aMissingReplyFails() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let held = Locked<[Reply<Int>]>([])
         let token = try router.respond(to: SlowCount.self) { _, reply in held.withLock { $0.append(reply) } }
         let (harness, log) = harness(router, replyTimeout: .milliseconds(30))
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aReplyStillMissingAfterASendFailsAtFinish() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let held = Locked<[Reply<Int>]>([])
         let token = try router.respond(to: SlowCount.self) { _, reply in held.withLock { $0.append(reply) } }
         let (harness, log) = harness(router, replyTimeout: .milliseconds(30))
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func aReplyThatArrivesLaterAfterASendPasses() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: SlowCount.self) { _, reply in
             // Long enough that the reply cannot beat `receive` returning, even on a loaded machine.
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) { reply(.success(1)) }
@@ -150,7 +150,7 @@ import Testing
 
     @Test func aLateReplyFailsThroughTheDeadlineDiagnostic() async throws {
         // The responder's deadline passes and its fallback is sent: a reply, but a late one.
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: SlowCount.self, deadline: .milliseconds(10), fallback: 0) { _, reply in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(40)) { reply(.success(1)) }
         }
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func aTimedOutRequestFailsUnlessExpected() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let held = Locked<[Reply<Int>]>([])
         let token = try router.respond(to: SlowCount.self, deadline: .milliseconds(10)) { _, reply in
             held.withLock { $0.append(reply) }
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test func keptMessagesNeverDeliveredFailAtFinish() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keep(max: 5, for: .seconds(30)), for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func keptMessagesDeliveredLaterPass() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
@@ -209,7 +209,7 @@ import Testing
     }
 
     @Test func keptMessagesMayStayUndeliveredWhenTheTestSaysSo() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keepLast, for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
@@ -240,7 +240,7 @@ import Testing
     }
 
     @Test func anExpiredKeptMessageCanBeExpected() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keep(max: 1, for: .milliseconds(10)), for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)

@@ -41,7 +41,7 @@ final class CountingApp: Sendable {
     private let count = Locked(0)
     private let tokens: [Registration]
 
-    init(router: Router = Router(options: .patient)) {
+    init(router: Router = Router(options: .init(defaultDeadline: .patient))) {
         self.router = router
         let count = count
         var tokens: [Registration] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// The channel a ``BurstEvent`` registers on, bound per thread (or task).

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// A newer `addCartLine` than the app's: what a page built against a later contract sends.

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// A push the app sends the page in these tests.

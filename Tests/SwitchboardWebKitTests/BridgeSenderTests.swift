@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// The bridge routes with the sender WebKit reports; a refused message's promise is

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// WebKit's delegate runs on the main actor: a message it hands to the bridge reaches a

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// A Linux stand-in for WebKit's structure: the content controller retains its

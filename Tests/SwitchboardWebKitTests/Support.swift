@@ -36,18 +36,6 @@ final class FakeRegistry: ScriptMessageHandlerRegistry {
     }
 }
 
-/// Polls `condition` on the main actor until it holds (at most thirty seconds: a bound for a
-/// loaded test runner, reached only when something is wrong).
-@MainActor
-func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    let end = ContinuousClock.now + .seconds(30)
-    while !condition() {
-        if ContinuousClock.now >= end { return false }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
-}
-
 /// What a reply handler was called with, as JSON text for comparison.
 @MainActor
 final class ReplyBox {

@@ -92,7 +92,7 @@ private struct PlainRequest: Request {
             try router.respond(to: ThrowsLateRequest.self) { _, reply in reply.succeed(ThrowsLateReply()) },
             try router.respond(to: PlainRequest.self) { _, reply in reply.succeed(["ok": 1]) },
         ]
-        let lines = try await onDispatchThread { () -> [String] in
+        let lines = await onDispatchThread { () -> [String] in
             var session = WireSession(router: router)
             var lines: [String] = []
             for (number, name) in ["parentFirst", "plain", "deep", "plain", "throwsLate", "plain"].enumerated() {

@@ -43,7 +43,7 @@ import Testing
 
     /// The app: two events and a request on a router of its own.
     final class App: Sendable {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let basket = Locked<[String: Int]>([:])
         private let tokens: [Registration]
 
@@ -129,7 +129,7 @@ import Testing
 
     @Test func anOutcomeAndItsHandlerKeepTheLinesSpellingOfAChannelRegisteredInAnother() async throws {
         // "café" registered precomposed (NFC); lines name it decomposed (NFD) and precomposed.
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let seen = Locked<[String]>([])
         let token = router.on(Cafe.self) { _, context in
             seen.withLock { $0.append(context.channel.name) }

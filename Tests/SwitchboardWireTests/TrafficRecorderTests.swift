@@ -112,7 +112,7 @@ import Testing
         let token = router.use(recorder)
         let threads = 4
         let perThread = 500
-        try await onDispatchThread {
+        await onDispatchThread {
             DispatchQueue.concurrentPerform(iterations: threads) { thread in
                 for index in 0..<perThread {
                     _ = router.receive(name: "t\(thread)", body: ["i": index])
@@ -162,34 +162,26 @@ private func line(_ quantity: Int, email: String = "a@example.com") -> [String: 
 /// a Foundation tree as deep as itself first, which Swift then released by recursion.
 @Suite struct TrafficRecorderDeepBodyTests {
     @Test func aJSONValueBodyBuiltInALoopIsRecordedUpToTheLimitOnASmallStack() async {
-        let addressSanitized = AddressSanitizer.isActive
-        let recorded = Locked<[String]>([])
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                var value: JSONValue = ["email": "a@example.com", "n": 1.5]
-                for _ in 0..<5_000 { value = ["data": [value]] }
-                let shallow: JSONValue = ["email": "a@example.com", "n": [1.5, nil, true]]
-                let lines = [
-                    TrafficRecorder.line(
-                        for: Message(channel: "x", body: MessageBody(json: value)), redacting: ["email"]),
-                    TrafficRecorder.line(
-                        for: Message(channel: "x", body: MessageBody(json: shallow)), redacting: ["email"]),
-                ]
-                // Released one level at a time (Swift would release it by recursion).
-                var node = value
-                value = nil
-                while case .object(let members) = node, case .array(let elements)? = members["data"],
-                    let first = elements.first
-                {
-                    node = first
-                }
-                recorded.withLock { $0 = lines }
-                continuation.resume()
+        let lines = await onDispatchThread(stackSize: AddressSanitizer.stackSize(512 << 10)) { () -> [String] in
+            var value: JSONValue = ["email": "a@example.com", "n": 1.5]
+            for _ in 0..<5_000 { value = ["data": [value]] }
+            let shallow: JSONValue = ["email": "a@example.com", "n": [1.5, nil, true]]
+            let lines = [
+                TrafficRecorder.line(
+                    for: Message(channel: "x", body: MessageBody(json: value)), redacting: ["email"]),
+                TrafficRecorder.line(
+                    for: Message(channel: "x", body: MessageBody(json: shallow)), redacting: ["email"]),
+            ]
+            // Released one level at a time (Swift would release it by recursion).
+            var node = value
+            value = nil
+            while case .object(let members) = node, case .array(let elements)? = members["data"],
+                let first = elements.first
+            {
+                node = first
             }
-            thread.stackSize = addressSanitized ? 2 << 20 : 512 << 10
-            thread.start()
+            return lines
         }
-        let lines = recorded.withLock { $0 }
         #expect(lines.first?.hasPrefix(#"{"name":"x","body":{"data":[{"data":[{"#) == true)
         #expect(lines.first?.contains(#""[too deep]""#) == true)
         #expect(lines.first?.contains("a@example.com") == false)

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import SwitchboardWire
 import Testing
 
@@ -43,24 +44,13 @@ private struct DrivenSource: WireByteSource, Sendable {
     }
 }
 
-/// Runs blocking `work` on a thread of its own, not on the cooperative pool (one thread per
-/// core: a test blocked there, here on reads and a condition, would starve other suites'
-/// tasks, which wait for replies with deadlines).
-private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        // A thread of its own: on Linux, Dispatch's global threads are the ones Swift's tasks
-        // run on (as many as the processors), so blocking one starves the tasks too.
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
 /// Flushing before a read that would wait: a writer that waits for each
 /// outcome before writing the next line gets it, inline and reading ahead.
 @Suite struct WireFlushBeforeWaitingTests {
     static func message(_ number: Int) -> String { #"{"name":"sdkReady","id":"# + "\(number)}\n" }
 
     @Test func theLineReaderCallsBeforeWaitingAfterEveryLineReadSoFar() async throws {
-        let events = try await offThePool { try Self.readInline() }
+        let events = try await onDispatchThread { try Self.readInline() }
         #expect(events == ["line 1", "wait", "line 2", "wait", "line 3", "wait", "line 4", "wait"])
     }
 
@@ -99,7 +89,7 @@ private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
     }
 
     @Test func readingAheadHandsOverEachLineAndFlushesBeforeWaiting() async throws {
-        let (numbers, flushes) = try await offThePool { try Self.readAhead() }
+        let (numbers, flushes) = try await onDispatchThread { try Self.readAhead() }
         #expect(numbers == [[1], [2], [3], [4], [5]])
         #expect(flushes == 5)
     }

@@ -81,7 +81,7 @@ import Testing
         // async tests running beside this one need (making the input is long in a debug build).
         let (ahead, inline, reference) = try await onDispatchThread {
             () throws -> ([WireOutcome], [WireOutcome], [WireOutcome]) in
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(seed: seed)
             var input: [UInt8] = [0xEF, 0xBB, 0xBF]
             input.reserveCapacity(320 * 1024)
             // More than one 256 KiB read, so that lines straddle reads.

@@ -76,7 +76,7 @@ private struct FailingSource: WireByteSource, Sendable {
         let queue = WireReadAhead()
         let reader = Thread { queue.fill(from: FailingSource(lines: 600), maxLineBytes: 1024, maxDepth: 512) }
         reader.start()
-        let (numbers, failure) = try await onDispatchThread { () -> ([Int], WireIOError?) in
+        let (numbers, failure) = await onDispatchThread { () -> ([Int], WireIOError?) in
             var numbers: [Int] = []
             do throws(WireIOError) {
                 while let batch = try queue.next() { numbers += batch.map(\.number) }
@@ -192,7 +192,7 @@ private struct FailingSource: WireByteSource, Sendable {
     @Test func aSinkThatFailsStopsTheRunWithItsErrorAndTheReaderWithIt() async throws {
         let input = mixedInput()
         for readsAhead in [true, false] {
-            let result = try await onDispatchThread { () -> (Int, WireIOError?) in
+            let result = await onDispatchThread { () -> (Int, WireIOError?) in
                 let router = Router()
                 var session = WireSession(router: router)
                 var sink = FailingSink(limit: 300)

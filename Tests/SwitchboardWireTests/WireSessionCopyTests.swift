@@ -20,7 +20,7 @@ struct EchoLater: Request {
 /// another thread at the same time as the original, each message getting its own reply.
 @Suite struct WireSessionCopyTests {
     @Test func copiesOfASessionRunningAtOnceEachGetTheirOwnReplies() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let responder = try router.respond(to: EchoLater.self) { request, reply in
             // Replied later, from another thread, after a short delay that varies with the text
             // (0 to 300 µs; the same on every run).
@@ -36,7 +36,7 @@ struct EchoLater: Request {
         let results = try await withThrowingTaskGroup(of: (Int, [WireOutcome]).self) { group in
             for copy in 0..<copies {
                 group.addTask {
-                    let outcomes = try await onDispatchThread { () -> [WireOutcome] in
+                    let outcomes = await onDispatchThread { () -> [WireOutcome] in
                         var session = original
                         var outcomes: [WireOutcome] = []
                         for round in 1...rounds {
@@ -67,7 +67,7 @@ struct EchoLater: Request {
     /// A responder that, on the session's own thread, runs a copy of the session (made before
     /// the run) for a message of its own while its request's reply is pending: each gets its reply.
     @Test func aCopyRunInsideAResponderOnTheSameThreadGetsItsOwnReply() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let copy = Locked<WireSession?>(nil)
         let inner = Locked<WireOutcome?>(nil)
         let later = try router.respond(to: EchoLater.self) { request, reply in
@@ -81,7 +81,7 @@ struct EchoLater: Request {
             inner.withLock { $0 = session.process(line: Array(line.utf8), number: 1, source: nil) }
         }
         defer { withExtendedLifetime((later, nested)) {} }
-        let outer = try await onDispatchThread { () -> WireOutcome? in
+        let outer = await onDispatchThread { () -> WireOutcome? in
             var session = WireSession(router: router)
             copy.withLock { $0 = session }
             let line = #"{"name":"echoNested","body":{"text":"outer"}}"#

@@ -28,7 +28,7 @@ struct NaNRequest: Request {
     }
 
     @Test func outcomeLinesHaveTheirKeysInOrder() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let commerce = try router.installReferenceCommerce()
         let result = try await replay(
             #"{"id":7,"body":null,"name":"productCartGetState"}"# + "\n", router: router, source: "x.ndjson")
@@ -43,7 +43,7 @@ struct NaNRequest: Request {
     /// (JSONSerialization cannot read such an outcome line, nor the input line; the wire
     /// format keeps the id as given).
     @Test func aNumberIdBeyondDoubleIsEchoedExactly() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let commerce = try router.installReferenceCommerce()
         let result = try await replay(#"{"name":"sdkReady","id":1e400}"# + "\n", router: router)
         #expect(result.ndjson == #"{"line":1,"id":1e400,"name":"sdkReady","outcome":"handled"}"# + "\n")
@@ -51,7 +51,7 @@ struct NaNRequest: Request {
     }
 
     @Test func aPendingReplyIsWaitedForBeforeTheNextMessage() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let order = Locked<[String]>([])
         let slow = try router.respond(to: SlowRequest.self) { _, reply in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
@@ -70,7 +70,7 @@ struct NaNRequest: Request {
     }
 
     @Test func aReplyHandleDroppedWithoutReplyingIsAFailureNamingTheKind() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let dropping = try router.respond(to: SlowRequest.self) { _, _ in }
         let result = try await replay(#"{"name":"slowRequest"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed])
@@ -124,7 +124,7 @@ struct NaNRequest: Request {
     }
 
     @Test func aReplyThatCannotBeEncodedFails() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let nan = try router.respond(to: NaNRequest.self) { _, reply in reply.succeed(.nan) }
         let result = try await replay(#"{"name":"nanRequest"}"# + "\n" + #"{"name":"sdkReady"}"#, router: router)
         #expect(result.outcomes.map(\.kind) == [.failed, .unhandled], "the next message is still processed")
@@ -133,7 +133,7 @@ struct NaNRequest: Request {
     }
 
     @Test func invalidBodiesGiveThePathAndMessage() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let commerce = try router.installReferenceCommerce()
         let line =
             #"{"name":"productCartUpdate","body":{"offer":{"offerId":"a","imageUrls":[],"availability":1,"quantity":"2"}}}"#
@@ -147,7 +147,7 @@ struct NaNRequest: Request {
     }
 
     @Test func theSummaryCountsEachOutcomeAndGivesTheExitStatus() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let commerce = try router.installReferenceCommerce()
         var session = WireSession(router: router)
         var collector = WireOutcomeCollector()
@@ -166,7 +166,7 @@ struct NaNRequest: Request {
 
     @Test func customDataPassesThroughAndDecodesTyped() async throws {
         struct CustomWishlistData: Decodable, Sendable { let isPersonalisable: Bool }
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let commerce = try router.installReferenceCommerce()
         let personalised = Locked<[String]>([])
         let tracker = router.on(WishlistEntryUpdate.self) { update, context in

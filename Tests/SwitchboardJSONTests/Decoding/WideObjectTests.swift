@@ -1,5 +1,4 @@
 import Foundation
-import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardJSON
@@ -39,7 +38,7 @@ private struct ReadOnThreads: Decodable {
         sums.initialize(repeating: 0)
         defer { sums.deallocate() }
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
-            var generator = SplitMix64(seed: UInt64(thread))
+            var generator = SeededRandom(seed: UInt64(thread))
             var sum = 0
             for key in keys.shuffled(using: &generator) {
                 sum += (try? container.decode(Int.self, forKey: key)) ?? -1_000_000
@@ -57,7 +56,7 @@ private struct ReadOnThreads: Decodable {
     /// `count` members `"key<n>": n` in a shuffled order, plus the odd spellings a key can
     /// have (escapes, non-ASCII, the decomposed form of a precomposed letter).
     static func members(_ count: Int) -> [(String, Int)] {
-        var generator = SplitMix64(seed: UInt64(count))
+        var generator = SeededRandom(seed: UInt64(count))
         var members = (0..<count).map { ("key\($0)", $0) }
         members += [("caf\u{E9}", -1), ("\u{1F600} smile", -2), ("tab\there", -3), ("quote\"d", -4)]
         members.shuffle(using: &generator)

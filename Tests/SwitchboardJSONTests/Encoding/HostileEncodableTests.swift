@@ -1,20 +1,14 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardJSON
 
 /// A key made from any string.
-private struct Key: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ stringValue: String) { self.stringValue = stringValue }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
 
 /// Where a value keeps a container past its use.
 private final class Shelf: @unchecked Sendable {
-    var keyed: KeyedEncodingContainer<Key>?
+    var keyed: KeyedEncodingContainer<AnyKey>?
     var unkeyed: (any UnkeyedEncodingContainer)?
 }
 
@@ -25,16 +19,16 @@ private struct ParentBeforeChild: Encodable {
         let shelf: Shelf
         func encode(to encoder: any Encoder) throws {
             var parent = try #require(shelf.keyed)
-            try parent.encode(2, forKey: Key("b"))
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(1, forKey: Key("x"))
+            try parent.encode(2, forKey: AnyKey("b"))
+            var container = encoder.container(keyedBy: AnyKey.self)
+            try container.encode(1, forKey: AnyKey("x"))
         }
     }
     let shelf = Shelf()
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
+        var container = encoder.container(keyedBy: AnyKey.self)
         shelf.keyed = container
-        try container.encode(Child(shelf: shelf), forKey: Key("a"))
+        try container.encode(Child(shelf: shelf), forKey: AnyKey("a"))
     }
 }
 
@@ -52,16 +46,16 @@ private struct ParentBeforeWrappedChild: Encodable {
         func encode(to encoder: any Encoder) throws {
             var parent = try #require(shelf.unkeyed)
             try parent.encode("early")
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(1, forKey: Key("x"))
+            var container = encoder.container(keyedBy: AnyKey.self)
+            try container.encode(1, forKey: AnyKey("x"))
         }
     }
     let shelf = Shelf()
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
+        var container = encoder.container(keyedBy: AnyKey.self)
         shelf.keyed = container
-        try container.encode(Wrapper(shelf: shelf), forKey: Key("a"))
-        var array = container.nestedUnkeyedContainer(forKey: Key("list"))
+        try container.encode(Wrapper(shelf: shelf), forKey: AnyKey("a"))
+        var array = container.nestedUnkeyedContainer(forKey: AnyKey("list"))
         shelf.unkeyed = array
         try array.encode(ArrayChild(shelf: shelf))
     }
@@ -79,8 +73,8 @@ private struct KeptAcrossSiblings: Encodable {
             let keptIsKeyed = kind == .keyedIntoArray || kind == .keyedIntoObject
             let opensKeyed = first ? keptIsKeyed : (kind == .unkeyedIntoObject || kind == .keyedIntoObject)
             if opensKeyed {
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(first ? 0 : 1, forKey: Key("own"))
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode(first ? 0 : 1, forKey: AnyKey("own"))
                 if first { shelf.keyed = container }
             } else {
                 var array = encoder.unkeyedContainer()
@@ -90,7 +84,7 @@ private struct KeptAcrossSiblings: Encodable {
             guard !first else { return }
             if keptIsKeyed {
                 var kept = try #require(shelf.keyed)
-                try kept.encode(5, forKey: Key("late"))
+                try kept.encode(5, forKey: AnyKey("late"))
             } else {
                 var kept = try #require(shelf.unkeyed)
                 try kept.encode(5)
@@ -115,11 +109,11 @@ private struct Deep: Encodable {
         let next = remaining > 1 ? Deep(remaining: remaining - 1, shape: shape) : nil
         switch shape {
         case .keyed:
-            var container = encoder.container(keyedBy: Key.self)
+            var container = encoder.container(keyedBy: AnyKey.self)
             if let next {
-                try container.encode(next, forKey: Key("next"))
+                try container.encode(next, forKey: AnyKey("next"))
             } else {
-                try container.encode(0, forKey: Key("end"))
+                try container.encode(0, forKey: AnyKey("end"))
             }
         case .unkeyed:
             var array = encoder.unkeyedContainer()
@@ -141,14 +135,6 @@ private struct Deep: Encodable {
 /// containers, the bytes are valid JSON that says what the tree encoder says, or a clear error;
 /// nothing crashes.
 @Suite struct HostileEncodableTests {
-    /// The tree's bytes for `value`.
-    private func treeBytes<T: Encodable>(_ value: T) throws -> String {
-        let node = try box(value, state: EncodingState(), parent: nil, key: nil)
-        var writer = JSONWriter()
-        node.write(to: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
     /// The streamed bytes, checked to be valid JSON.
     private func streamed<T: Encodable>(_ value: T) throws -> String {
         let bytes = try BodyEncoder().encodeJSON(value)
@@ -159,9 +145,9 @@ private struct Deep: Encodable {
     }
 
     @Test func aParentWrittenBeforeItsChildOpensAContainerGivesTheTreesJSON() throws {
-        #expect(try streamed(ParentBeforeChild()) == treeBytes(ParentBeforeChild()))
+        #expect(try streamed(ParentBeforeChild()) == treeText(ParentBeforeChild()))
         #expect(try streamed(ParentBeforeChild()) == #"{"b":2,"a":{"x":1}}"#)
-        #expect(try streamed(ParentBeforeWrappedChild()) == treeBytes(ParentBeforeWrappedChild()))
+        #expect(try streamed(ParentBeforeWrappedChild()) == treeText(ParentBeforeWrappedChild()))
         #expect(try streamed(ParentBeforeWrappedChild()) == #"{"b":2,"a":{"x":1},"list":["early",{"x":1}]}"#)
     }
 
@@ -169,13 +155,13 @@ private struct Deep: Encodable {
     fileprivate func aContainerKeptAndWrittenWhereTheOtherKindIsOpenGivesTheTreesJSON(kind: KeptAcrossSiblings.Kind)
         throws
     {
-        #expect(try streamed(KeptAcrossSiblings(kind: kind)) == treeBytes(KeptAcrossSiblings(kind: kind)))
+        #expect(try streamed(KeptAcrossSiblings(kind: kind)) == treeText(KeptAcrossSiblings(kind: kind)))
     }
 
     /// The documented exception (`EncodingStreamSink.swift`): valid JSON, the late member in the sibling.
     @Test func aContainerKeptAndWrittenWhileASiblingOfItsKindIsOpenWritesValidJSONIntoTheSibling() throws {
         #expect(try streamed(KeptAcrossSiblings(kind: .keyedIntoObject)) == #"[{"own":0},{"own":1,"late":5}]"#)
-        #expect(try treeBytes(KeptAcrossSiblings(kind: .keyedIntoObject)) == #"[{"own":0,"late":5},{"own":1}]"#)
+        #expect(try treeText(KeptAcrossSiblings(kind: .keyedIntoObject)) == #"[{"own":0,"late":5},{"own":1}]"#)
         _ = try streamed(KeptAcrossSiblings(kind: .unkeyedIntoArray))
     }
 
@@ -218,7 +204,7 @@ private struct Deep: Encodable {
         #expect(try streamed(Leaf(depth: limit - 1, leaf: ["a"])) == #"["a"]"#)
         #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeJSON(Leaf(depth: limit, leaf: ["a"])) }
         #expect(try streamed(Leaf(depth: limit, leaf: Float(0.5))) == "0.5")
-        #expect(try treeBytes(Leaf(depth: limit, leaf: Float(0.5))) == "0.5")
+        #expect(try treeText(Leaf(depth: limit, leaf: Float(0.5))) == "0.5")
     }
 }
 
@@ -232,18 +218,11 @@ private struct Deep: Encodable {
         /// Members written after the nested objects.
         var after: [String] = []
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            for (index, key) in keys.enumerated() { try container.encode(index, forKey: Key(key)) }
-            for (index, inner) in nested.enumerated() { try container.encode(inner, forKey: Key("nested\(index)")) }
-            for key in after { try container.encode(true, forKey: Key(key)) }
+            var container = encoder.container(keyedBy: AnyKey.self)
+            for (index, key) in keys.enumerated() { try container.encode(index, forKey: AnyKey(key)) }
+            for (index, inner) in nested.enumerated() { try container.encode(inner, forKey: AnyKey("nested\(index)")) }
+            for key in after { try container.encode(true, forKey: AnyKey(key)) }
         }
-    }
-
-    private func treeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let node = try box(value, state: EncodingState(), parent: nil, key: nil)
-        var writer = JSONWriter()
-        node.write(to: &writer)
-        return writer.bytes
     }
 
     @Test func repeatsInLargeObjectsAreFoundAndNothingElseIs() throws {
@@ -308,9 +287,9 @@ private struct NestingLoop: Encodable {
     func encode(to encoder: any Encoder) throws {
         switch way {
         case .keyed:
-            var container = encoder.container(keyedBy: Key.self)
-            for _ in 0..<count { container = container.nestedContainer(keyedBy: Key.self, forKey: Key("n")) }
-            try container.encode(true, forKey: Key("end"))
+            var container = encoder.container(keyedBy: AnyKey.self)
+            for _ in 0..<count { container = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("n")) }
+            try container.encode(true, forKey: AnyKey("end"))
         case .unkeyed:
             var array = encoder.unkeyedContainer()
             for _ in 0..<count { array = array.nestedUnkeyedContainer() }
@@ -318,13 +297,13 @@ private struct NestingLoop: Encodable {
         case .keyedInUnkeyed:
             var array = encoder.unkeyedContainer()
             for _ in 0..<count {
-                var object = array.nestedContainer(keyedBy: Key.self)
-                array = object.nestedUnkeyedContainer(forKey: Key("a"))
+                var object = array.nestedContainer(keyedBy: AnyKey.self)
+                array = object.nestedUnkeyedContainer(forKey: AnyKey("a"))
             }
         case .superEncoder:
             var inner: any Encoder = encoder
             for _ in 0..<count {
-                var container = inner.container(keyedBy: Key.self)
+                var container = inner.container(keyedBy: AnyKey.self)
                 inner = container.superEncoder()
             }
         case .unkeyedSuperEncoder:
@@ -369,12 +348,12 @@ private struct NestingLoop: Encodable {
 @Suite struct KeptEncoderThreadTests {
     private final class Keeper: Encodable, @unchecked Sendable {
         var encoder: (any Encoder)?
-        var keyed: KeyedEncodingContainer<Key>?
+        var keyed: KeyedEncodingContainer<AnyKey>?
         var unkeyed: (any UnkeyedEncodingContainer)?
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(1, forKey: Key("a"))
-            var list = container.nestedUnkeyedContainer(forKey: Key("b"))
+            var container = encoder.container(keyedBy: AnyKey.self)
+            try container.encode(1, forKey: AnyKey("a"))
+            var list = container.nestedUnkeyedContainer(forKey: AnyKey("b"))
             try list.encode(2)
             self.encoder = encoder
             keyed = container
@@ -397,15 +376,15 @@ private struct NestingLoop: Encodable {
         let thread = Thread {
             for round in 0..<2_000 {
                 var keyed = keeper.keyed
-                try? keyed?.encode(round, forKey: Key("late\(round)"))
-                try? keyed?.encode(Plain(round: round, items: ["x": [round]]), forKey: Key("value"))
+                try? keyed?.encode(round, forKey: AnyKey("late\(round)"))
+                try? keyed?.encode(Plain(round: round, items: ["x": [round]]), forKey: AnyKey("value"))
                 var unkeyed = keeper.unkeyed
                 try? unkeyed?.encode("late")
                 if let encoder = keeper.encoder {
                     var single = encoder.singleValueContainer()
                     try? single.encode(round)
-                    var again = encoder.container(keyedBy: Key.self)
-                    try? again.encode(true, forKey: Key("again"))
+                    var again = encoder.container(keyedBy: AnyKey.self)
+                    try? again.encode(true, forKey: AnyKey("again"))
                 }
             }
             done.signal()

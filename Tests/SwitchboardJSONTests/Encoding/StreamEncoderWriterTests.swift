@@ -1,22 +1,17 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardJSON
 
 /// Writes many members, then repeats its first key: the stream gives up at the very end.
 private struct LateRepeat: Encodable {
-    struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
 
     let keys: [String]
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        for (index, key) in keys.enumerated() { try container.encode(index, forKey: Key(stringValue: key)) }
+        var container = encoder.container(keyedBy: AnyKey.self)
+        for (index, key) in keys.enumerated() { try container.encode(index, forKey: AnyKey(stringValue: key)) }
     }
 }
 

@@ -1,16 +1,10 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardJSON
 
 /// A key that is not from an enum: any text, escaped or not.
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ text: String) { stringValue = text }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
 
 /// Members of every concrete type, through `encode`, `encodeIfPresent` and an unkeyed container.
 private struct EveryScalar: Encodable {
@@ -126,13 +120,6 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    private func treeBytes<T: Encodable>(_ value: T) throws -> String {
-        let node = try box(value, state: EncodingState(), parent: nil, key: nil)
-        var writer = JSONWriter()
-        node.write(to: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
     @Test func stringsOfEveryLengthWithASpecialByteAtEveryPlaceMatchTheByteByByteEscaper() {
         let specials = ["\"", "\\", "\n", "\u{0}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}", "€", "—", "é", "🙂"]
         for length in 0..<34 {
@@ -161,7 +148,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
     @Test func keysThatNeedEscapingAndKeysNotFromAnEnumMatchTheTree() throws {
         let keys = ["plain", "with \"quote\"", "back\\slash", "new\nline", "\u{2028}", "é€🙂", "", "tab\there", "x"]
         let members = Members(pairs: keys.map { ($0, $0) })
-        #expect(try String(decoding: BodyEncoder().encodeJSON(members), as: UTF8.self) == treeBytes(members))
+        #expect(try String(decoding: BodyEncoder().encodeJSON(members), as: UTF8.self) == treeText(members))
         let repeated = Members(pairs: [("a\"", "1"), ("b", "2"), ("a\"", "3")])
         #expect(try String(decoding: BodyEncoder().encodeJSON(repeated), as: UTF8.self) == #"{"a\"":"3","b":"2"}"#)
     }
@@ -169,7 +156,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
     @Test func everyConcreteTypeInKeyedAndUnkeyedContainersMatchesTheTreeAndJSONEncoder() throws {
         let full = EveryScalar()
         let streamed = try String(decoding: BodyEncoder().encodeJSON(full), as: UTF8.self)
-        #expect(try streamed == treeBytes(full))
+        #expect(try streamed == treeText(full))
         let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(full)) as? NSDictionary
         let ours = try JSONSerialization.jsonObject(with: Data(streamed.utf8)) as? NSDictionary
         #expect(foundation == ours)
@@ -197,7 +184,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         ]
         for value in values {
             let streamed = try String(decoding: BodyEncoder().encodeJSON(value), as: UTF8.self)
-            #expect(try streamed == treeBytes(value))
+            #expect(try streamed == treeText(value))
             let foundation = try JSONSerialization.jsonObject(
                 with: JSONEncoder().encode(value), options: .fragmentsAllowed)
             let ours = try JSONSerialization.jsonObject(with: Data(streamed.utf8), options: .fragmentsAllowed)
@@ -230,7 +217,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
             try BodyEncoder().encodeJSON([wrap(["a"]), wrap(["b"])], into: &writer)
             writer.writeNewline()
         }
-        let once = try treeBytes(deep) + "\n" + treeBytes([wrap(["a"]), wrap(["b"])]) + "\n"
+        let once = try treeText(deep) + "\n" + treeText([wrap(["a"]), wrap(["b"])]) + "\n"
         #expect(String(decoding: writer.bytes, as: UTF8.self) == once + once + once)
     }
 
@@ -258,7 +245,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
             try sink.write(value)
             #expect(!sink.failed, "depth \(depth), width \(width)")
             sink.finish()
-            #expect(try String(decoding: sink.writer.bytes, as: UTF8.self) == treeBytes(value))
+            #expect(try String(decoding: sink.writer.bytes, as: UTF8.self) == treeText(value))
         }
     }
 

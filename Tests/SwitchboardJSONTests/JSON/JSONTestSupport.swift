@@ -1,14 +1,18 @@
 import Foundation
-import SwitchboardTestSupport
 
 @testable import SwitchboardJSON
 
+extension SeededRandom {
+    /// True `percent` times in a hundred.
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}
+
 /// Generates random valid JSON text, with random whitespace, escapes and UTF-8.
 struct JSONTextGenerator {
-    var random: SplitMix64
+    var random: SeededRandom
     var maxDepth = 5
 
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
     mutating func document() -> String {
         var text = ""
@@ -99,11 +103,11 @@ struct JSONTextGenerator {
 
 /// Generates random `JSONValue`s (numbers as valid text of many shapes).
 struct JSONValueGenerator {
-    var random: SplitMix64
+    var random: SeededRandom
     var text: JSONTextGenerator
 
     init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
         text = JSONTextGenerator(seed: seed &+ 1)
     }
 

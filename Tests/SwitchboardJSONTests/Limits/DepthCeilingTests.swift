@@ -112,18 +112,7 @@ private func objects(_ depth: Int) -> [UInt8] {
     /// Runs `work` on a thread with a main thread's stack (8 MiB; four times that under
     /// AddressSanitizer, whose frames are larger) and returns what it noted.
     private func onMainSizedStack(_ work: @escaping @Sendable () -> [String]) async -> [String] {
-        let addressSanitized = AddressSanitizer.isActive
-        let results = Locked<[String]>([])
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                let noted = work()
-                results.withLock { $0 = noted }
-                continuation.resume()
-            }
-            thread.stackSize = addressSanitized ? 32 << 20 : 8 << 20
-            thread.start()
-        }
-        return results.withLock { $0 }
+        await onDispatchThread(stackSize: AddressSanitizer.stackSize(8 << 20), work)
     }
 
     @Test func everyOperationOnABodyAtTheCeilingFitsInAMainThreadsStack() async {

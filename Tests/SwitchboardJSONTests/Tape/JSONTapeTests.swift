@@ -1,5 +1,4 @@
 import Foundation
-import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardJSON
@@ -152,7 +151,7 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
     @Test(arguments: [21, 22, 23, 24] as [UInt64])
     func readsMutatedDocumentsAsJSONSerializationDoesInPlaceAndAsATree(seed: UInt64) async {
         var generator = JSONTextGenerator(seed: seed)
-        var random = SplitMix64(seed: seed &* 7)
+        var random = SeededRandom(seed: seed &* 7)
         let interesting: [UInt8] =
             Array(#",:[]{}"\/u0aeE.-+ tfn"#.utf8) + [
                 0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
@@ -162,7 +161,9 @@ func fixtureDocuments() -> [(name: String, bytes: [UInt8])] {
             await Task.yield()  // lets other suites' tasks run on the cooperative pool meanwhile
             var bytes = Array(generator.document().utf8)
             for _ in 0..<(1 + random.below(2)) {
-                let at = random.below(bytes.count + 1)
+                // `below(1)` draws no number; drawing one for an empty document keeps the cases each
+                // seed has made since these tests began (their first generator drew one there).
+                let at = bytes.isEmpty ? Int(random.next() % 1) : random.below(bytes.count + 1)
                 switch random.below(4) {
                 case 0 where at < bytes.count: bytes.remove(at: at)
                 case 1: bytes.insert(interesting[random.below(interesting.count)], at: at)

@@ -22,7 +22,7 @@ import Testing
             return try after()
         }
         let result = await router.request(name: "echo", body: ["text": "hi"])
-        await Stress.eventually { finished.withLock { $0 } }
+        await eventually { finished.withLock { $0 } }
         withExtendedLifetime((token, observation)) {}
         return (result, diagnostics, finished)
     }
@@ -36,7 +36,7 @@ import Testing
         let (result, diagnostics, _) = try await Self.afterTheDeadline { throw URLError(.cancelled) }
         #expect(Self.isTimedOut(result))
         // The responder has returned; its task reports (or not) right after: give it that moment.
-        let late = await Stress.eventually(within: .milliseconds(300)) { diagnostics.kinds.contains("lateReply") }
+        let late = await eventually(within: .milliseconds(300)) { diagnostics.kinds.contains("lateReply") }
         #expect(!late)
         #expect(diagnostics.kinds == ["deadlinePassed"])
     }
@@ -45,7 +45,7 @@ import Testing
         for error: any Error in [CancellationError(), RouterTestError(text: "offline")] {
             let (result, diagnostics, _) = try await Self.afterTheDeadline { throw error }
             #expect(Self.isTimedOut(result))
-            let late = await Stress.eventually(within: .milliseconds(300)) {
+            let late = await eventually(within: .milliseconds(300)) {
                 diagnostics.kinds.contains("lateReply")
             }
             #expect(!late)
@@ -55,12 +55,12 @@ import Testing
     @Test func aSuccessAfterTheDeadlineIsStillALateReply() async throws {
         let (result, diagnostics, _) = try await Self.afterTheDeadline { "late" }
         #expect(Self.isTimedOut(result))
-        #expect(await Stress.eventually { diagnostics.kinds.contains("lateReply") })
+        #expect(await eventually { diagnostics.kinds.contains("lateReply") })
     }
 
     @Test func anErrorBeforeTheDeadlineStillFailsTheRequest() async throws {
         // Patient: a loaded test run can keep the responder's task waiting for a thread.
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: Echo.self) { _ async throws -> String in throw URLError(.cancelled) }
         let result = await router.request(name: "echo", body: ["text": "hi"])
         guard case .failure(.responderFailed) = result else {

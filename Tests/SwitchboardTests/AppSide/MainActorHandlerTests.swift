@@ -9,7 +9,7 @@ import Testing
 @Suite struct MainActorHandlerTests {
     @Test @MainActor func aMainActorHandlerRunsBeforeReceiveReturnsOnTheMainActor() {
         let model = CartModel()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(CartLine.self) { @MainActor line in model.add(line) }
         let outcome = router.receive(name: "addCartLine", body: cartLineBody("m1"))
         #expect(model.lines == ["m1"])
@@ -19,7 +19,7 @@ import Testing
 
     @Test @MainActor func aMainActorHandlersErrorMakesTheOutcomeFailed() {
         let model = CartModel()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let refusing = router.on(CartLine.self) { @MainActor line in
             if line.sku == "bad" { throw CartLineRefused(sku: line.sku) }
             model.add(line)
@@ -39,7 +39,7 @@ import Testing
 
     @Test @MainActor func aMainActorHandlerWithContextSeesTheMessage() {
         let model = CartModel()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(CartLine.self) { @MainActor line, context in
             #expect(context.channel == "addCartLine")
             model.add(line)
@@ -51,7 +51,7 @@ import Testing
 
     @Test func aMainActorHandlerReachedFromAnotherThreadRunsOnTheMainActorInOrder() async {
         let model = CartModel()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(CartLine.self) { @MainActor line in model.add(line) }
         let (outcomes, callerThread) = await Stress.offThePool { () -> ([Outcome], ObjectIdentifier) in
             let outcomes = (0..<50).map { router.receive(name: "addCartLine", body: cartLineBody("m\($0)")) }
@@ -67,7 +67,7 @@ import Testing
 
     @Test func aMainActorHandlersErrorFromAnotherThreadIsReported() async {
         let model = CartModel()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observation) = router.recordDiagnostics()
         let token = router.on(CartLine.self) { @MainActor line in
             model.add(line)
@@ -76,13 +76,13 @@ import Testing
         let outcome = await Stress.offThePool { router.receive(name: "addCartLine", body: cartLineBody("m1")) }
         #expect(outcome.handledCount == 1)
         await model.waitForLines(1)
-        #expect(await Stress.eventually { diagnostics.kinds.contains("handlerFailed") })
+        #expect(await eventually { diagnostics.kinds.contains("handlerFailed") })
         withExtendedLifetime((token, observation)) {}
     }
 
     @Test func aHopCancelledBeforeItRunsCallsNothing() async {
         let model = CartModel()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(CartLine.self) { @MainActor line in model.add(line) }
         // The main actor is busy (this task holds it) while another thread sends and cancels: the
         // hop can only run after `cancel()` has returned, so it calls nothing.
@@ -111,7 +111,7 @@ import Testing
     @Test @MainActor func aMainActorResponderRepliesBeforeReceiveReturns() {
         let model = CartModel()
         model.lines = ["m1", "m2"]
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try? router.respond(to: CartLines.self) { @MainActor _ in model.lines }
         let outcome = router.receive(name: "productCartGetState", body: nil)
         #expect(outcome.reply(as: [String].self) == ["m1", "m2"])
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test @MainActor func aMainActorRespondersErrorMakesTheOutcomeFailed() throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: CartLines.self) { @MainActor _ throws -> [String] in
             throw CartLineRefused(sku: "all")
         }
@@ -131,7 +131,7 @@ import Testing
     @Test @MainActor func aTypedRequestFromTheMainActorReachesAMainActorResponder() async throws {
         let model = CartModel()
         model.lines = ["m1"]
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: CartLines.self) { @MainActor _ in model.lines }
         #expect(try await router.request(CartLines()) == ["m1"])
         let untyped = await router.request(name: "productCartGetState")
@@ -142,7 +142,7 @@ import Testing
     @Test @MainActor func anAsyncMainActorResponderAnswers() async throws {
         let model = CartModel()
         model.lines = ["m1"]
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: CartLines.self) { @MainActor _ async throws in model.lines }
         #expect(try await router.request(CartLines()) == ["m1"])
         withExtendedLifetime(token) {}
@@ -151,7 +151,7 @@ import Testing
     @Test func aMainActorResponderReachedFromAnotherThreadAnswersLater() async throws {
         let model = CartModel()
         await MainActor.run { model.lines = ["m1"] }
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: CartLines.self) { @MainActor _ in model.lines }
         let reply = await Stress.offThePool { () -> (Outcome, Result<ReplyValue, RequestFailure>?) in
             let answered = DispatchSemaphore(value: 0)
@@ -175,7 +175,7 @@ import Testing
 
     @Test @MainActor func replacingHandlersAndRespondersTakesMainActorClosures() async {
         let model = CartModel()
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let first = router.on(CartLine.self) { _ in Issue.record("replaced handler called") }
         let handler = router.replaceHandlers(of: CartLine.self) { @MainActor line, _ in model.add(line) }
         let responder = router.replaceResponder(of: CartLines.self) { @MainActor _ in model.lines }

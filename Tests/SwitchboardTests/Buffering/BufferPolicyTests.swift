@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct BufferPolicyTests {
     @Test func dropIsTheDefaultAndReportsTheMessage() {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         #expect(router.bufferPolicy(for: Ping.channel) == .drop)
         #expect(router.receive(name: "ping", body: ["count": 1]).kind == .unhandled)
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func keepLastKeepsTheNewestAndReportsTheOneItReplaces() {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keepLast, for: Ping.channel)
         #expect(router.receive(name: "ping", body: ["count": 1]).kind == .kept)
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func keptMessagesAreDeliveredInArrivalOrderWhenAHandlerRegisters() {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 3, for: .seconds(60)), for: Ping.channel)
         for count in 1...5 { _ = router.receive(name: "ping", body: ["count": count]) }
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func keptMessagesThatWaitTooLongExpireAndAreReported() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 10, for: .milliseconds(20)), for: Ping.channel)
         _ = router.receive(name: "ping", body: ["count": 1])
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func expiredMessagesAreNotDeliveredEvenIfTheTimerHasNotRunYet() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 10, for: .milliseconds(5)), for: Ping.channel)
         _ = router.receive(name: "ping", body: ["count": 1])
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aKeptRequestIsAnsweredOnceAResponderRegisters() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Echo.channel)
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         #expect(
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func aDiscardedKeptRequestGetsNoResponder() async {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keepLast, for: Echo.channel)
         let calls = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         _ = router.receive(name: "echo", body: MessageBody(["text": "a"]), replyHandler: { calls.append($0) })
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func switchingToDropDiscardsWhatWasKeptAndReportsIt() {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Ping.channel)
         _ = router.receive(name: "ping", body: ["count": 1])
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func shrinkingTheBufferDiscardsTheOldestAsOverflow() {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Ping.channel)
         for count in 1...4 { _ = router.receive(name: "ping", body: ["count": count]) }
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func aBufferOfSizeZeroKeepsNothingAndSaysSo() {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         router.setBufferPolicy(.keep(max: 0, for: .seconds(1)), for: Ping.channel)
         #expect(router.receive(name: "ping", body: ["count": 1]).kind == .unhandled)
@@ -199,7 +199,7 @@ import Testing
     }
 
     @Test func aResponderRegisteringAlsoReceivesKeptEvents() throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         router.setBufferPolicy(.keepLast, for: Echo.channel)
         _ = router.receive(name: "echo", body: ["text": "early"])
         let seen = RouterRecorder<String>()

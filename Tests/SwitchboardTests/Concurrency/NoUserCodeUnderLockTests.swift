@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// No user code runs under the router's lock, by construction: what the router
@@ -141,11 +142,11 @@ import Testing
             }
             #expect(outcome.kind == .kept)
         }
-        let answered = await Stress.eventually(within: .seconds(10)) { results.count == 1 }
+        let answered = await eventually(within: .seconds(10)) { results.count == 1 }
         #expect(answered, "the kept request's caller was never answered")
         guard answered else { return }  // the router's lock is held by a stuck thread: touch nothing
         #expect(results.all == ["timedOut"])
-        #expect(await Stress.eventually(within: .seconds(10)) { freed.withLock { $0 } })
+        #expect(await eventually(within: .seconds(10)) { freed.withLock { $0 } })
         #expect(router.keptCount(for: Ask.channel) == 0)
     }
 
@@ -180,7 +181,7 @@ import Testing
         guard await finishesWithoutDeadlock("discardExpiredMessages", { router.discardExpiredMessages() }) else {
             return
         }
-        #expect(await Stress.eventually(within: .seconds(10)) { calls.withLock { $0 } == 3 })
+        #expect(await eventually(within: .seconds(10)) { calls.withLock { $0 } == 3 })
     }
 
     @Test func aRouterFreedWithKeptRequestsAndHandlersThatHoldItsTokens() async {
@@ -203,7 +204,7 @@ import Testing
                 })
         else { return }
         // The kept request's caller is answered once, whatever happens first (its deadline, or its release).
-        #expect(await Stress.eventually(within: .seconds(10)) { results.count == 1 })
+        #expect(await eventually(within: .seconds(10)) { results.count == 1 })
         try? await Task.sleep(for: .milliseconds(50))
         #expect(results.count == 1)
     }

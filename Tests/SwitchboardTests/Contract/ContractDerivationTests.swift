@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 @testable import Switchboard
@@ -221,17 +222,11 @@ import Testing
     /// Reads keys forever.
     struct Endless: Event {
         static let channel: Channel = "endless"
-        struct Key: CodingKey {
-            let stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
+            let container = try decoder.container(keyedBy: AnyKey.self)
             var index = 0
             while true {
-                _ = try container.decode(Int.self, forKey: Key(stringValue: "k\(index)"))
+                _ = try container.decode(Int.self, forKey: AnyKey("k\(index)"))
                 index += 1
             }
         }
@@ -254,12 +249,6 @@ import Testing
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
             for key in container.allKeys { _ = try container.decode(String.self, forKey: key) }
-        }
-        struct AnyKey: CodingKey {
-            let stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
         }
     }
 
@@ -292,7 +281,7 @@ import Testing
         #expect(contract.channels["keeper"]?.body == .any)
         let keeper = try BodyDecoder().decode(Keeper.self, from: ["a": 1])
         #expect(
-            (try? keeper.kept.container(keyedBy: Endless.Key.self).decode(Int.self, forKey: .init(stringValue: "a")))
+            (try? keeper.kept.container(keyedBy: AnyKey.self).decode(Int.self, forKey: .init(stringValue: "a")))
                 == 1)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 @testable import Switchboard
@@ -73,12 +74,5 @@ enum KeptProbes {
             }
         }
         #expect(Contract(types: [KeptProbes.Keepers.self]).digest == contract.digest)
-    }
-
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -145,21 +145,11 @@ private struct Note: Event {
 @Suite struct DepthLimitStackTests {
     /// 512 KiB; 2 MiB under AddressSanitizer, whose redzones make every frame
     /// several times larger than in the build a host app ships.
-    static let stackSize: Int = {
-        let addressSanitized = AddressSanitizer.isActive
-        return addressSanitized ? 2 << 20 : 512 << 10
-    }()
+    static let stackSize = AddressSanitizer.stackSize(512 << 10)
 
     /// Runs `work` on a new thread with a ``stackSize`` stack and waits for it.
     private func onSmallStack(_ work: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                work()
-                continuation.resume()
-            }
-            thread.stackSize = DepthLimitStackTests.stackSize
-            thread.start()
-        }
+        await onDispatchThread(stackSize: Self.stackSize, work)
     }
 
     /// 512 levels: objects and arrays alternating, objects only, arrays only (each kind of

@@ -14,24 +14,11 @@ import Testing
     static let depth = 5_000
 
     /// 512 KiB (Apple platforms' secondary threads); 2 MiB under AddressSanitizer.
-    static let stackSize: Int = {
-        let addressSanitized = AddressSanitizer.isActive
-        return addressSanitized ? 2 << 20 : 512 << 10
-    }()
+    static let stackSize = AddressSanitizer.stackSize(512 << 10)
 
     /// Runs `work` on a thread with a ``stackSize`` stack and returns what it noted.
     private func onSmallStack(_ work: @escaping @Sendable () -> [String]) async -> [String] {
-        let results = Locked<[String]>([])
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                let noted = work()
-                results.withLock { $0 = noted }
-                continuation.resume()
-            }
-            thread.stackSize = UserBuiltDepthTests.stackSize
-            thread.start()
-        }
-        return results.withLock { $0 }
+        await onDispatchThread(stackSize: Self.stackSize, work)
     }
 
     /// The kinds of nesting: arrays, objects, and the two alternating.

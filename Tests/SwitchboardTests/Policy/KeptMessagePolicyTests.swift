@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// A kept message is checked again, against the policy current when it is delivered.

@@ -53,7 +53,7 @@ struct OutOfStock: Error, Encodable {
     }
 
     @Test func anAsyncResponderThrowingATypedErrorGivesThePageItsData() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: Points.self) { _ async throws -> Int in throw OutOfStock(sku: "B-2") }
         do {
             let reply = try await router.request(Points())

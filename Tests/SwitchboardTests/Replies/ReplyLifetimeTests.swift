@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// Counts how many of its instances have been freed.
@@ -67,7 +68,7 @@ struct FreedCanaryRequest: Request, Encodable {
         _ = consume pending
         #expect(completed.withLock { $0 } == Self.requests)
         // Each completion's canary and each reply's: all freed now, a minute before the deadline.
-        let all = await Stress.eventually(within: .seconds(5)) { freed.withLock { $0 } == 2 * Self.requests }
+        let all = await eventually(within: .seconds(5)) { freed.withLock { $0 } == 2 * Self.requests }
         #expect(all, "\(freed.withLock { $0 }) of \(2 * Self.requests) canaries freed after the answers")
         withExtendedLifetime(token) {}
     }
@@ -80,9 +81,9 @@ struct FreedCanaryRequest: Request, Encodable {
             FreedCanaryReply(canary: FreedCanary(freed))
         }
         let completed = Self.send(router, freed: freed)
-        let answered = await Stress.eventually(within: .seconds(5)) { completed.withLock { $0 } == Self.requests }
+        let answered = await eventually(within: .seconds(5)) { completed.withLock { $0 } == Self.requests }
         #expect(answered)
-        let all = await Stress.eventually(within: .seconds(5)) { freed.withLock { $0 } == 2 * Self.requests }
+        let all = await eventually(within: .seconds(5)) { freed.withLock { $0 } == 2 * Self.requests }
         #expect(all, "\(freed.withLock { $0 }) of \(2 * Self.requests) canaries freed after the answers")
         withExtendedLifetime(token) {}
     }
@@ -99,7 +100,7 @@ struct FreedCanaryRequest: Request, Encodable {
             reply.succeed(FreedCanaryReply(canary: FreedCanary(freed)))
         }
         #expect(completed.withLock { $0 } == Self.requests)
-        let all = await Stress.eventually(within: .seconds(5)) { freed.withLock { $0 } == 2 * Self.requests }
+        let all = await eventually(within: .seconds(5)) { freed.withLock { $0 } == 2 * Self.requests }
         #expect(all, "\(freed.withLock { $0 }) of \(2 * Self.requests) canaries freed after the answers")
         withExtendedLifetime(token) {}
     }
@@ -115,7 +116,7 @@ struct FreedCanaryRequest: Request, Encodable {
         for seq in 0..<10 {
             _ = router.receive(Message(channel: FreedCanaryRequest.channel, body: ["seq": seq])) { results.append($0) }
         }
-        let timedOut = await Stress.eventually(within: .seconds(10)) { results.count == 10 }
+        let timedOut = await eventually(within: .seconds(10)) { results.count == 10 }
         #expect(timedOut)
         let kinds = results.all.map { result -> String in
             guard case .failure(let failure) = result else { return "reply" }
@@ -132,7 +133,7 @@ struct FreedCanaryRequest: Request, Encodable {
         let (diagnostics, observer) = router.recordDiagnostics()
         let results = RouterRecorder<Result<ReplyValue, RequestFailure>>()
         _ = router.receive(Message(channel: FreedCanaryRequest.channel, body: ["seq": 1])) { results.append($0) }
-        let timedOut = await Stress.eventually(within: .seconds(10)) { results.count == 1 }
+        let timedOut = await eventually(within: .seconds(10)) { results.count == 1 }
         #expect(timedOut)
         let kind: String? = if case .failure(let failure)? = results.all.first { failure.kind } else { nil }
         #expect(kind == "timedOut")
@@ -153,7 +154,7 @@ struct FreedCanaryRequest: Request, Encodable {
             #expect(router.keptCount(for: FreedCanaryRequest.channel) == 1)
             #expect(results.count == 0)
         }
-        let answered = await Stress.eventually(within: .seconds(10)) { results.count == 1 }
+        let answered = await eventually(within: .seconds(10)) { results.count == 1 }
         #expect(answered)
         let kind: String? = if case .failure(let failure)? = results.all.first { failure.kind } else { nil }
         #expect(kind == "dropped")

@@ -18,7 +18,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
 
 @Suite struct ReplyTests {
     @Test func exactlyOneOfAHundredRacingRepliesWins() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         let handle = Locked<Reply<String>?>(nil)
         let responder = try router.respond(to: Echo.self) { _, reply in handle.withLock { $0 = reply } }
@@ -39,7 +39,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aReplyWithTheResultShapeOfInAppStoryCompletesTheCaller() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: Echo.self) { request, complete in
             complete(.success(request.text.uppercased()))
         }
@@ -50,7 +50,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aReplyCanComeLaterFromAnotherThread() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: Echo.self) { request, reply in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { reply.succeed(request.text) }
         }
@@ -60,7 +60,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aDroppedHandleResolvesTheCallerWithDropped() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         let token = try router.respond(to: Echo.self) { _, _ in }
         let asyncResult = await router.request(name: "echo", body: ["text": "x"])
@@ -73,7 +73,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aHandleReleasedLaterOnAnotherThreadAlsoResolvesWithDropped() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: Echo.self) { _, reply in
             DispatchQueue.global().async { withExtendedLifetime(reply) {} }
         }
@@ -83,7 +83,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aPassedDeadlineTimesTheCallerOutAndALateReplyIsReported() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         let handle = Locked<Reply<String>?>(nil)
         let token = try router.respond(to: Echo.self, deadline: .milliseconds(20)) { _, reply in
@@ -112,7 +112,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aFallbackAnswersWhenTheHookDoesNotReplyInTime() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         let handle = Locked<Reply<String>?>(nil)
         let hook = try router.respond(
@@ -131,7 +131,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aHookThatAnswersInTimeBeatsTheFallback() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let hook = try router.respond(
             to: ShouldHandleAddToCart.self, deadline: .seconds(5), fallback: "defaultAction"
         ) { request, reply in
@@ -143,7 +143,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func anAsyncResponderReturnsItsReply() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: GetCartCount.self) { _ async throws in
             try await Task.sleep(for: .milliseconds(1))
             return 3
@@ -156,7 +156,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func anAsyncResponderThatThrowsFailsTheRequestWithItsMessage() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         let token = try router.respond(to: GetCartCount.self) { _ async throws -> Int in
             throw RouterTestError(text: "cart unavailable")
@@ -172,7 +172,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func anAsyncResponderPastItsDeadlineIsCancelled() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let (diagnostics, observer) = router.recordDiagnostics()
         let cancelled = RouterRecorder<Bool>()
         let token = try router.respond(to: GetCartCount.self, deadline: .milliseconds(20)) { _ async throws -> Int in
@@ -192,7 +192,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aSecondResponderIsAClearErrorAndReplacingIsExplicit() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let first = try router.respond(to: Echo.self) { _, reply in reply.succeed("first") }
         #expect(throws: RegistrationError.responderExists("echo")) {
             _ = try router.respond(to: Echo.self) { _, reply in reply.succeed("second") }
@@ -215,7 +215,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func theTypedRequestReturnsTheTypedReply() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = try router.respond(to: Echo.self) { request, reply in reply.succeed("echo: \(request.text)") }
         let reply: String = try await router.request(Echo(text: "typed"))
         #expect(reply == "echo: typed")
@@ -223,7 +223,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func theTypedRequestThrowsTheFailure() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         await #expect {
             _ = try await router.request(Echo(text: "nobody"))
         } throws: { error in
@@ -232,7 +232,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aHandleReportsItsChannel() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let channel = Locked<Channel?>(nil)
         let token = try router.respond(to: Echo.self) { _, reply in
             channel.withLock { $0 = reply.channel }
@@ -244,7 +244,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
     }
 
     @Test func aRequestOnAChannelWithOnlyEventHandlersGetsAnEmptyReply() async throws {
-        let router = Router(options: .patient)
+        let router = Router(options: .init(defaultDeadline: .patient))
         let token = router.on(Ping.self) { _ in }
         let result = await router.request(name: "ping", body: ["count": 1])
         let value = try result.get()

@@ -1,4 +1,3 @@
-import SwitchboardTestSupport
 import Testing
 
 @testable import Switchboard
@@ -9,7 +8,7 @@ import Testing
     /// two snapshots lists exactly the names whose values differ, with both values.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func theDiffOfTwoSnapshotsIsExactlyWhatChanged(seed: UInt64) async {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var trie = HashTrie<Int>()
         var model: [String: Int] = [:]
         for batch in 0..<60 {

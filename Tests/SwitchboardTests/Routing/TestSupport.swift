@@ -58,19 +58,6 @@ extension RouterRecorder<Diagnostic> {
     var kinds: [String] { all.map(\.kind) }
 }
 
-/// Waits (polling every millisecond) until `condition` holds or `timeout` passes. The bound is
-/// generous: it is reached only when something is wrong, or when the test runner's two shared
-/// threads are busy with other suites (a resumed task waits behind what is queued there).
-@discardableResult
-func eventually(within timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
-    let end = ContinuousClock.now + timeout
-    while ContinuousClock.now < end {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
-}
-
 extension Result where Success == ReplyValue, Failure == RequestFailure {
     /// The failure's kind, or `"success"`.
     var kind: String {

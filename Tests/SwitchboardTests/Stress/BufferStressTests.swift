@@ -38,7 +38,7 @@ private struct StressExpiring: Event {
         }
 
         await Stress.onThreads(senders + 2) { thread in
-            var random = SplitMix64(seed: UInt64(2_000 + thread))
+            var random = SeededRandom(seed: UInt64(2_000 + thread))
             if thread < senders {
                 for index in 0..<perSender {
                     let seq = thread * perSender + index
@@ -111,7 +111,7 @@ private struct StressExpiring: Event {
             return deliveredCount + reported == sent[channel.name]
         }
         let requests = sent[StressLateRequest.channel.name]
-        let allSettled = await Stress.eventually {
+        let allSettled = await eventually {
             settled(StressLate.channel) && settled(StressLateRequest.channel) && settled(StressExpiring.channel)
                 && resolutions.all.count == requests
         }

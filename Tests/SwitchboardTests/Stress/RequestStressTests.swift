@@ -41,7 +41,7 @@ import Testing
 
         let workers = Task {
             await Stress.onThreads(senders + 3) { thread in
-                var random = SplitMix64(seed: UInt64(1_000 + thread))
+                var random = SeededRandom(seed: UInt64(1_000 + thread))
                 if thread < senders {
                     for index in 0..<perSender {
                         let seq = thread * perSender + index
@@ -137,7 +137,7 @@ import Testing
         }
         await workers.value
 
-        let allResolved = await Stress.eventually { resolutions.all.count == total }
+        let allResolved = await eventually { resolutions.all.count == total }
         _ = parked.drain()
         _ = handles.drain()
         #expect(allResolved, "\(total - resolutions.all.count) requests never resolved")

@@ -1,6 +1,5 @@
 import Foundation
 import Switchboard
-import SwitchboardTestSupport
 import Testing
 
 /// Hammers one router from many threads at once and counts that nothing is lost:
@@ -35,7 +34,7 @@ import Testing
         }
 
         await Stress.onThreads(Self.senders + 3) { thread in
-            var random = SplitMix64(seed: UInt64(thread))
+            var random = SeededRandom(seed: UInt64(thread))
             if thread < Self.senders {
                 // Senders: valid, invalid, unhandled and badly named messages, all with a reply handler.
                 for index in 0..<perSender {
@@ -138,7 +137,7 @@ import Testing
         let observer = router.observeManifest { manifest in last.withLock { $0 = manifest } }
         let rounds = 100 * Stress.scale
         await Stress.onThreads(6) { thread in
-            var random = SplitMix64(seed: UInt64(100 + thread))
+            var random = SeededRandom(seed: UInt64(100 + thread))
             var tokens: [Registration] = []
             for round in 0..<rounds {
                 switch random.below(4) {

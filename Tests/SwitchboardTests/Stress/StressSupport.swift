@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 
 // Helpers for the stress suites: real threads (not the cooperative pool, so
 // blocking and racing are real), counters, and the size of a run.
@@ -50,22 +51,7 @@ enum Stress {
     /// cooperative pool) until it returns: for long CPU-bound steps that cannot yield. On Linux,
     /// Dispatch's global threads are the pool's, so the thread is a new one.
     static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: work()) }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-    }
-
-    /// Waits (polling every millisecond) until `condition` holds or `timeout` passes.
-    @discardableResult
-    static func eventually(within timeout: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
+        await onDispatchThread(stackSize: 1 << 20, work)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTestSupport
 import SwitchboardWebKit
 import Testing
 import WebKit

@@ -8,17 +8,6 @@ func frame(_ url: String = "https://shop.example.com/cart", mainFrame: Bool = tr
     WKFrameInfo(_url: URL(string: url)!, isMainFrame: mainFrame)
 }
 
-/// Polls `condition` on the main actor until it holds (at most two seconds).
-@MainActor
-func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    let end = ContinuousClock.now + .seconds(2)
-    while !condition() {
-        if ContinuousClock.now >= end { return false }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
-}
-
 /// `value` as sorted JSON text, for comparing what the page's promise resolved with.
 func jsonText(_ value: Any?) -> String {
     guard let value else { return "undefined" }

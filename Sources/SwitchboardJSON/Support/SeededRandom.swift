@@ -1,5 +1,9 @@
 /// A small deterministic random number generator (SplitMix64): the same seed gives the same
 /// values on every platform, so generated bodies and examples are reproducible.
+///
+/// The package's one seeded generator: the contract's example bodies (Switchboard) and every
+/// test that makes its input at random use it. It lives in the codec, the module every other
+/// one depends on, so that the codec's tests reach it without linking the router.
 package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
