@@ -1,22 +1,8 @@
 import Switchboard
 
-/// A small, fast, seeded pseudo-random generator (SplitMix64), so that the same
-/// seed gives the same corpus on every machine and every run.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The corpus's draws, from the package's one seeded generator (SplitMix64), so that the
+/// same seed gives the same corpus on every machine and every run.
+extension SeededRandom {
     /// A uniform integer in `range`.
     mutating func int(_ range: ClosedRange<Int>) -> Int {
         let width = UInt64(range.upperBound - range.lowerBound) + 1
@@ -28,6 +14,7 @@ struct SplitMix64 {
         Double(next() >> 11) / Double(1 << 53) < p
     }
 
+    /// One of `items`, uniformly.
     mutating func pick<T>(_ items: [T]) -> T {
         items[int(0...(items.count - 1))]
     }
@@ -107,11 +94,11 @@ struct Corpus: Sendable {
 
 /// Writes one message at a time with ``JSONWriter`` (fixed key order, so the text is deterministic).
 struct CorpusGenerator {
-    var random: SplitMix64
+    var random: SeededRandom
     var writer = JSONWriter(capacity: 2048)
 
     init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
     }
 
     static let words = [

@@ -30,7 +30,7 @@ struct GrowthCorpus {
 
     let kind: Kind
     private var mixed: CorpusGenerator
-    private var random: SplitMix64
+    private var random: SeededRandom
     private var writer = JSONWriter(capacity: 2048)
     private var index = 0
 
@@ -53,7 +53,7 @@ struct GrowthCorpus {
     init(kind: Kind, seed: UInt64) {
         self.kind = kind
         mixed = CorpusGenerator(seed: seed)
-        random = SplitMix64(seed: seed &+ 0x5EED)
+        random = SeededRandom(seed: seed &+ 0x5EED)
     }
 
     /// The next message's NDJSON line, without its newline.
@@ -181,7 +181,7 @@ struct GrowthCorpus {
     }
 
     /// Takes one of `items` at random (from anywhere: the order of `items` is not the store's), or `nil`.
-    private static func takeRandom<T>(_ items: inout [T], _ random: inout SplitMix64) -> T? {
+    private static func takeRandom<T>(_ items: inout [T], _ random: inout SeededRandom) -> T? {
         guard !items.isEmpty else { return nil }
         items.swapAt(random.int(0...(items.count - 1)), items.count - 1)
         return items.removeLast()
