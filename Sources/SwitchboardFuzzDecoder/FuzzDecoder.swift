@@ -41,7 +41,7 @@ public func switchboardFuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     var builder = TreeBuilder(bytes)
     let settings = builder.cursor.byte()
     let tree = builder.value()
-    let maxDepth = settings & 0x80 == 0 ? 512 : 1 + Int(settings & 0x3F)
+    let maxDepth = settings & 0x80 == 0 ? DecodingOptions.defaultMaxDepth : 1 + Int(settings & 0x3F)
     let strict = DecodingOptions(lenient: false, maxDepth: maxDepth)
     let lenient = DecodingOptions(lenient: true, maxDepth: maxDepth)
     let atKey = settings & 0x40 == 0 ? nil : TreeBuilder.keys[Int(builder.cursor.byte()) % TreeBuilder.keys.count]

@@ -18,7 +18,7 @@ package enum Redaction {
     /// dates become ISO 8601 strings; a ``JSONValue`` is read as its Foundation tree would be;
     /// anything else becomes its description.
     static func jsonSafe(_ value: Any, redacting keys: Set<String>, depth: Int = 0) -> Any {
-        // 512 levels, or fewer when the thread's stack runs short (a level takes a few frames).
+        // The depth limit, or fewer levels when the thread's stack runs short (a level takes a few frames).
         if depth > DecodingOptions.defaultMaxDepth || StackRoom.isShort(depth: depth) { return "[too deep]" }
         switch value {
         case let object as [String: Any]:
