@@ -224,8 +224,8 @@ import Testing
         // Traffic that reaches the router another way (a web view bridge, the app itself).
         _ = app.router.receive(name: "wishlistEntryUpdate", body: [:])
         _ = app.router.receive(name: "addCartLine", body: ["quantity": true])
-        await harness.expectDiagnostic("unhandled", on: "wishlistEntryUpdate")
-        #expect(harness.unconsumedDiagnostics.map(\.kind) == ["invalidBody"])
+        await harness.expectDiagnostic(.unhandled, on: "wishlistEntryUpdate")
+        #expect(harness.unconsumedDiagnostics.map(\.kind) == [.invalidBody])
         await harness.finish()
         #expect(log.messages.count == 1)
         #expect(log.messages.first?.hasPrefix("unexpected diagnostic: addCartLine: ") == true)
@@ -234,7 +234,7 @@ import Testing
     @Test func anExpectedDiagnosticThatNeverComesFails() async {
         let app = CountingApp()
         let (harness, log) = harness(app.router)
-        await harness.expectDiagnostic("keptExpired", on: "sdkReady", timeout: .milliseconds(10))
+        await harness.expectDiagnostic(.keptExpired, on: "sdkReady", timeout: .milliseconds(10))
         await harness.finish()
         #expect(log.messages == ["expected a keptExpired diagnostic on sdkReady; none came"])
     }
@@ -244,7 +244,7 @@ import Testing
         router.setBufferPolicy(.keep(max: 1, for: .milliseconds(10)), for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
-        await harness.expectDiagnostic("keptExpired", on: "sdkReady")
+        await harness.expectDiagnostic(.keptExpired, on: "sdkReady")
         await harness.finish()
         #expect(log.messages == [])
     }

@@ -26,18 +26,18 @@ import Foundation
 ///   `reply.totals.price: cannot encode non-finite number nan`. Misuse that
 ///   makes `JSONEncoder` trap (two values in one single-value container, a
 ///   keyed container after an unkeyed one) is an error too, never a crash.
-/// - Values nested more than ``maxDepth`` (512) deep, each inside the one before
-///   through its `encode(to:)` (a recursive type, say), are an error naming the
-///   path rather than a stack overflow.
+/// - Values nested more than ``DecodingOptions/defaultMaxDepth`` (512) deep, each
+///   inside the one before through its `encode(to:)` (a recursive type, say), are an
+///   error naming the path rather than a stack overflow: a value counts when it is
+///   encoded through its `encode(to:)` (every struct, enum, class, `Optional`, `Array`
+///   and `Dictionary`), not when it is a `String`, `Bool`, `Int`, `Double`, `Float`,
+///   `Date`, `URL`, `Decimal`, `Data` or ``JSONValue``; nested containers and super
+///   encoders count their keys and indices from the top. The error reads
+///   `reply.next.next…: cannot encode a value nested more than 512 levels deep`.
 public struct BodyEncoder: Sendable {
-    /// The deepest nesting of values encoded: a value counts when it is encoded through its
-    /// `encode(to:)` (every struct, enum, class, `Optional`, `Array` and `Dictionary`), not
-    /// when it is a `String`, `Bool`, `Int`, `Double`, `Float`, `Date`, `URL`, `Decimal`, `Data`
-    /// or ``JSONValue`` (written without recursion into user code). A value nested deeper, or a
-    /// nested container or super encoder more than this many keys and indices from the top, makes
-    /// the encode fail with ``BodyEncodingError``
-    /// `reply.next.next…: cannot encode a value nested more than 512 levels deep`.
-    public static let maxDepth = DecodingOptions.defaultMaxDepth
+    /// The deepest nesting of values encoded (see the type's comment): the package's one
+    /// depth limit, ``DecodingOptions/defaultMaxDepth``.
+    package static let maxDepth = DecodingOptions.defaultMaxDepth
 
     /// The reason given for a value nested deeper than ``maxDepth``.
     static let tooDeep = "cannot encode a value nested more than \(maxDepth) levels deep"

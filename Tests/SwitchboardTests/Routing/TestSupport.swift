@@ -55,7 +55,7 @@ extension Router {
 
 extension RouterRecorder<Diagnostic> {
     /// The kinds recorded, in order.
-    var kinds: [String] { all.map(\.kind) }
+    var kinds: [String] { all.map(\.kind.rawValue) }
 }
 
 /// Waits (polling every millisecond) until `condition` holds or `timeout` passes. The bound is
@@ -72,11 +72,11 @@ func eventually(within timeout: Duration = .seconds(30), _ condition: @Sendable 
 }
 
 extension Result where Success == ReplyValue, Failure == RequestFailure {
-    /// The failure's kind, or `"success"`.
+    /// The failure's case name (`noResponder`, `invalidBody`, …), or `"success"`.
     var kind: String {
         switch self {
         case .success: return "success"
-        case .failure(let failure): return failure.kind
+        case .failure(let failure): return failure.caseName
         }
     }
 
