@@ -82,19 +82,6 @@ public struct JSONWriter: Sendable {
         needsComma = mark.needsComma
     }
 
-    /// The encoder state an earlier `BodyEncoder.encodeJSON(_:into:)` left with this writer, taken
-    /// (so nothing else can have it): `nil` when there is none, or when the storage is shared.
-    mutating func takeStreamSink() -> EncodingStreamSink? {
-        guard isKnownUniquelyReferenced(&storage), let sink = storage.streamSink else { return nil }
-        storage.streamSink = nil
-        return sink
-    }
-
-    /// Keeps `sink` (which nothing else holds) for the next encode into this writer.
-    mutating func keepStreamSink(_ sink: EncodingStreamSink) {
-        if isKnownUniquelyReferenced(&storage) { storage.streamSink = sink }
-    }
-
     /// Empties the buffer, keeping its capacity, to write the next document.
     public mutating func reset() {
         if isKnownUniquelyReferenced(&storage) {
