@@ -38,6 +38,21 @@ import Testing
         #expect(log.messages == [])
     }
 
+    @Test func aFailureIsExpectedByTheKindThePageSees() async {
+        let app = CountingApp()
+        let (harness, log) = harness(app.router)
+        await harness.request("nobody", expecting: .failure(.noResponder))
+        await harness.request("", expecting: .failure(.invalid))
+        #expect(log.messages == [])
+        await harness.request("nobody", expecting: .failure(.timedOut))
+        #expect(log.messages.count == 1)
+        #expect(log.messages.first?.hasPrefix("nobody: expected a timedOut failure, got a noResponder failure") == true)
+        await harness.request("getCount", expecting: .failure(.failed))
+        #expect(log.messages.count == 2)
+        #expect(log.messages.last?.hasPrefix("getCount: expected a failed failure, got the reply") == true)
+        await harness.finish()
+    }
+
     @Test func sendsCarryTheirSenderThroughTheRoutersOriginPolicy() async throws {
         let app = CountingApp()
         app.router.setDefaultOriginPolicy(try OriginPolicy(allowing: ["https://shop.example.com"]))
