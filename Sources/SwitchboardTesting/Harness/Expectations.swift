@@ -112,34 +112,34 @@ public struct ExpectedReply: Sendable, CustomStringConvertible {
     }
     /// A failure of any kind.
     public static let failure = ExpectedReply("a failure") { _ in true }
-    /// A failure of the given kind (``RequestFailure/kind``, the kind the page sees: `.noResponder`,
+    /// A failure of the given kind (`RequestFailure.kind`, the kind the page sees: `.noResponder`,
     /// `.timedOut`, `.invalid`, `.failed`, …).
     /// - Parameter kind: the kind of failure expected.
     /// - Returns: the expectation.
     public static func failure(_ kind: ErrorKind) -> ExpectedReply {
         ExpectedReply("a \(kind) failure") { $0.kind == kind }
     }
-    /// No responder on the channel (``RequestFailure/noResponder(_:)``).
+    /// No responder on the channel (`RequestFailure.noResponder`).
     public static let noResponder = ExpectedReply("a noResponder failure") {
         if case .noResponder = $0 { return true }
         return false
     }
-    /// The body did not decode (``RequestFailure/invalidBody(_:_:)``).
+    /// The body did not decode (`RequestFailure.invalidBody`).
     public static let invalidBody = ExpectedReply("an invalidBody failure") {
         if case .invalidBody = $0 { return true }
         return false
     }
-    /// The responder replied with an error or threw (``RequestFailure/responderFailed(_:message:data:)``).
+    /// The responder replied with an error or threw (`RequestFailure.responderFailed`).
     public static let responderFailed = ExpectedReply("a responderFailed failure") {
         if case .responderFailed = $0 { return true }
         return false
     }
-    /// The responder released its reply handle without replying (``RequestFailure/dropped(_:)``).
+    /// The responder released its reply handle without replying (`RequestFailure.dropped`).
     public static let dropped = ExpectedReply("a dropped failure") {
         if case .dropped = $0 { return true }
         return false
     }
-    /// The deadline passed (``RequestFailure/timedOut(_:after:)``).
+    /// The deadline passed (`RequestFailure.timedOut`).
     public static let timedOut = ExpectedReply("a timedOut failure") {
         if case .timedOut = $0 { return true }
         return false

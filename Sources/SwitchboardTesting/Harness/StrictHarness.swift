@@ -247,7 +247,7 @@ public final class StrictHarness: Sendable {
     /// sends, so `finish()` does not fail on it; fails the test when none of
     /// that kind arrives within `timeout`.
     /// - Parameters:
-    ///   - kind: the diagnostic's ``Diagnostic/kind`` (`.unhandled`, `.keptExpired`, `.duplicateReply`, …).
+    ///   - kind: the diagnostic's `Diagnostic.kind` (`.unhandled`, `.keptExpired`, `.duplicateReply`, …).
     ///   - channel: the channel it must concern; `nil` for any.
     ///   - timeout: how long to wait for it; zero to look only at what arrived already.
     ///   - isolation: the caller's isolation, kept while waiting; `#isolation` by default (leave it).
