@@ -154,7 +154,7 @@ struct ReferencePaths {
         if case .failure(let failure) = result, expected.kind == .failed, case .failed = routed {
             // The CLI words a request failure as its reason, or with its kind and channel first
             // (`timed out: productCartUpdate: no reply within …`); the text ends with the reason.
-            expected.error = WireError(kind: failure.errorKind, channel: message.channel.name, message: failure.reason)
+            expected.error = WireError(kind: failure.kind, channel: message.channel.name, message: failure.reason)
         }
         return expected
     }

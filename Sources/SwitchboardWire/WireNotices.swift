@@ -125,23 +125,26 @@ public struct WireNoticeSink<Base: WireOutcomeSink>: WireOutcomeSink {
     }
 
     /// Writes the notices queued so far, then the outcome.
-    public mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
+    /// - Throws: what `base` throws.
+    public mutating func emit(_ outcome: WireOutcome) throws {
         try drain()
         try base.emit(outcome)
     }
 
     /// Writes the notices queued so far, then flushes `base`.
-    public mutating func flush() throws(WireIOError) {
+    /// - Throws: what `base` throws.
+    public mutating func flush() throws {
         try drain()
         try base.flush()
     }
 
     /// Passes a notice on to `base`.
-    public mutating func emit(notice: WireNotice) throws(WireIOError) {
+    /// - Throws: what `base` throws.
+    public mutating func emit(notice: WireNotice) throws {
         try base.emit(notice: notice)
     }
 
-    private mutating func drain() throws(WireIOError) {
+    private mutating func drain() throws {
         for notice in notices.take() { try base.emit(notice: notice) }
     }
 }

@@ -18,27 +18,33 @@ import Switchboard
 /// /// Keeps the outcome lines of the messages that were not handled or replied to.
 /// struct FailuresOnly: WireOutcomeSink {
 ///     var lines: [String] = []
-///     mutating func emit(_ outcome: WireOutcome) throws(WireIOError) {
+///     mutating func emit(_ outcome: WireOutcome) {
 ///         if !outcome.kind.isSuccess { lines.append(outcome.jsonLine) }
 ///     }
-///     mutating func flush() throws(WireIOError) {}
+///     mutating func flush() {}
 /// }
 /// ```
+///
+/// A sink that cannot take an outcome throws its own error (any `Error`; a sink that never
+/// fails declares its methods without `throws`). ``WirePipeline/run(_:session:into:progress:)``
+/// then stops as it does when standard output breaks under ``NDJSONOutput``: it routes no
+/// further message and throws that error, as the sink threw it.
 public protocol WireOutcomeSink {
     /// Takes one outcome.
-    /// - Throws: ``WireIOError`` when writing it out fails.
-    mutating func emit(_ outcome: WireOutcome) throws(WireIOError)
+    /// - Throws: the sink's own error when it cannot take it (``NDJSONOutput`` throws ``WireIOError``).
+    mutating func emit(_ outcome: WireOutcome) throws
     /// Writes out anything buffered.
-    mutating func flush() throws(WireIOError)
+    /// - Throws: the sink's own error when it cannot.
+    mutating func flush() throws
     /// Takes one notice line (a push or a manifest, ``WireNotices``), in order with the outcomes.
     /// The default ignores it: a sink that writes the wire format overrides it.
-    /// - Throws: ``WireIOError`` when writing it out fails.
-    mutating func emit(notice: WireNotice) throws(WireIOError)
+    /// - Throws: the sink's own error when it cannot take it.
+    mutating func emit(notice: WireNotice) throws
 }
 
 extension WireOutcomeSink {
     /// Ignores the notice.
-    public mutating func emit(notice: WireNotice) throws(WireIOError) {}
+    public mutating func emit(notice: WireNotice) {}
 }
 
 /// Collects outcomes in memory (tests, fixture replay).

@@ -45,7 +45,8 @@ public struct WirePipeline: Sendable {
     /// - The lines parsed ahead take about 1 MiB at most, counting the routed lines going
     ///   back to the reading thread to be freed there, plus four batches (three being read,
     ///   waiting or routed, one routed and going back when nothing else routed is counted).
-    /// - If the sink throws, `run` waits for the reading thread to stop, which is at
+    /// - If the sink throws (its own error, or ``NDJSONOutput``'s ``WireIOError``), `run` waits
+    ///   for the reading thread to stop, which is at
     ///   once for bytes and for a regular file. On standard input it does not wait (a
     ///   read may wait for input that never comes): that thread stays blocked in its
     ///   read until standard input has data or ends; what it reads then (up to a
@@ -71,13 +72,17 @@ public struct WirePipeline: Sendable {
     ///   - session: the session (its router and counts).
     ///   - sink: where outcomes go.
     ///   - progress: called every ``progressInterval`` messages with the counts so far.
-    /// - Throws: ``WireIOError`` when an input cannot be opened or read, or the sink cannot write.
+    /// - Throws: ``WireIOError`` when an input cannot be opened or read; what the sink throws (as
+    ///   it threw it: ``WireIOError`` from ``NDJSONOutput``, your own sink's own error) when it
+    ///   cannot take an outcome or flush. Either way the run stops there: the outcomes emitted
+    ///   before stay emitted, no later message is routed, and ``WireSession/summary`` counts the
+    ///   messages routed so far.
     public func run<Sink: WireOutcomeSink>(
         _ inputs: [WireInput],
         session: inout WireSession,
         into sink: inout Sink,
         progress: ((WireSummary) -> Void)? = nil
-    ) throws(WireIOError) {
+    ) throws {
         let started = ContinuousClock.now
         defer { session.finish(elapsed: ContinuousClock.now - started) }
         for input in inputs {
@@ -105,7 +110,7 @@ public struct WirePipeline: Sendable {
         session: inout WireSession,
         into sink: inout Sink,
         progress: ((WireSummary) -> Void)?
-    ) throws(WireIOError) {
+    ) throws {
         switch input.format {
         case .ndjson where readsAhead:
             try runReadingAhead(input, from: source, session: &session, into: &sink, progress: progress)
@@ -116,9 +121,9 @@ public struct WirePipeline: Sendable {
             let echoed = input.source
             do {
                 // Before a read that would wait for input, the outcomes so far go out (docs/cli.md).
-                let flush = { () throws(WireIOError) in try sink.flush() }
+                let flush = { () throws in try sink.flush() }
                 try reader.forEachLine(in: &source, beforeWaiting: flush) {
-                    (number, line) throws(WireIOError) in
+                    (number, line) throws in
                     // A plain `WireOutcome`, not an optional one: in this generic function (the sink's
                     // type is not known), a `WireOutcome?` would be destroyed through its runtime metadata.
                     let outcome: WireOutcome
@@ -138,7 +143,8 @@ public struct WirePipeline: Sendable {
                 }
             } catch {
                 switch error {
-                case .io(let failure), .body(let failure): throw failure
+                case .io(let failure): throw failure
+                case .body(let failure): throw failure
                 }
             }
         case .json:
@@ -181,7 +187,7 @@ public struct WirePipeline: Sendable {
         session: inout WireSession,
         into sink: inout Sink,
         progress: ((WireSummary) -> Void)?
-    ) throws(WireIOError) {
+    ) throws {
         let queue = WireReadAhead()
         let maxLineBytes = session.options.maxLineBytes
         let maxDepth = session.options.reader.maxDepth
@@ -193,10 +199,10 @@ public struct WirePipeline: Sendable {
         let interval = progressInterval
         let echoed = input.source
         do {
-            while var batch = try queue.next(beforeWaiting: { () throws(WireIOError) in try sink.flush() }) {
+            while var batch = try queue.next(beforeWaiting: { try sink.flush() }) {
                 // Each line is read in place, then the batch goes back to the reading thread,
                 // which frees the tapes it made.
-                try LentElements.forEach(in: &batch) { entry throws(WireIOError) in
+                try LentElements.forEach(in: &batch) { entry throws in
                     guard let outcome = session.process(prepared: entry.line, number: entry.number, source: echoed)
                     else { return }
                     try sink.emit(outcome)

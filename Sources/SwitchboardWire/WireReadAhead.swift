@@ -221,13 +221,26 @@ package final class WireReadAhead: Sendable {
     }
 
     /// The processing side: the next batch, in order; `nil` at the end of the input.
+    /// - Throws: the reading side's ``WireIOError``, after every line read before it.
+    package func next() throws(WireIOError) -> Batch? {
+        try take(beforeWaiting: { () throws(Never) in }).get()
+    }
+
+    /// The processing side: the next batch, in order; `nil` at the end of the input.
     ///
     /// When no batch is ready and the reader is waiting for input, `beforeWaiting` is called
     /// once (without the lock held) before this waits too: the moment to flush the outcomes
     /// of every line so far, so that a writer waiting for them gets them.
     /// - Throws: the reading side's ``WireIOError``, after every line read before it; what
-    ///   `beforeWaiting` throws.
-    package func next(beforeWaiting: () throws(WireIOError) -> Void = {}) throws(WireIOError) -> Batch? {
+    ///   `beforeWaiting` throws, as it threw it.
+    package func next(beforeWaiting: () throws -> Void) throws -> Batch? {
+        try take(beforeWaiting: beforeWaiting).get()
+    }
+
+    /// The next batch, `nil` at the end, or the reading side's failure; throws what `beforeWaiting` throws.
+    private func take<Failure: Error>(
+        beforeWaiting: () throws(Failure) -> Void
+    ) throws(Failure) -> Result<Batch?, WireIOError> {
         condition.lock()
         var flushed = false
         while state.batches.isEmpty, !state.finished {
@@ -246,10 +259,10 @@ package final class WireReadAhead: Sendable {
             state.queuedBytes -= bytes
             state.lastBytes = bytes
             condition.broadcast()
-            return batch
+            return .success(batch)
         }
-        if let failure = state.failure { throw failure }
-        return nil
+        if let failure = state.failure { return .failure(failure) }
+        return .success(nil)
     }
 
     /// Stops the reading side at its next batch (a reader waiting for room wakes and stops).

@@ -299,7 +299,7 @@ public struct WireSession: Sendable {
     /// and a typed error's data.
     static func error(for failure: RequestFailure) -> WireError {
         WireError(
-            kind: failure.errorKind, channel: failure.channel?.name, message: message(for: failure), data: failure.data)
+            kind: failure.kind, channel: failure.channel?.name, message: message(for: failure), data: failure.data)
     }
 
     /// The `failed` message for a request failure: the responder's own message,
@@ -310,7 +310,7 @@ public struct WireSession: Sendable {
         case .timedOut: return "timed out: \(failure.message)"
         case .dropped: return "dropped: \(failure.message)"
         case .unencodableReply: return "unencodable reply: \(failure.message)"
-        default: return "\(failure.kind): \(failure.message)"
+        default: return "\(failure.caseName): \(failure.message)"
         }
     }
 

@@ -134,7 +134,7 @@ import Testing
         // A message built in code may still carry an invalid name; the router says so.
         let invalid = await app.router.replay([FixtureMessage(name: "")])
         #expect(invalid.map(\.kind) == [.invalidChannel])
-        #expect(results[5].failure?.kind == "noResponder")
+        #expect(results[5].failure?.kind == .noResponder)
     }
 
     @Test func aReplyThatNeverComesIsReportedAsStillAwaited() async throws {

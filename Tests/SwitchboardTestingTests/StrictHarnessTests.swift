@@ -38,6 +38,21 @@ import Testing
         #expect(log.messages == [])
     }
 
+    @Test func aFailureIsExpectedByTheKindThePageSees() async {
+        let app = CountingApp()
+        let (harness, log) = harness(app.router)
+        await harness.request("nobody", expecting: .failure(.noResponder))
+        await harness.request("", expecting: .failure(.invalid))
+        #expect(log.messages == [])
+        await harness.request("nobody", expecting: .failure(.timedOut))
+        #expect(log.messages.count == 1)
+        #expect(log.messages.first?.hasPrefix("nobody: expected a timedOut failure, got a noResponder failure") == true)
+        await harness.request("getCount", expecting: .failure(.failed))
+        #expect(log.messages.count == 2)
+        #expect(log.messages.last?.hasPrefix("getCount: expected a failed failure, got the reply") == true)
+        await harness.finish()
+    }
+
     @Test func sendsCarryTheirSenderThroughTheRoutersOriginPolicy() async throws {
         let app = CountingApp()
         app.router.setDefaultOriginPolicy(try OriginPolicy(allowing: ["https://shop.example.com"]))
@@ -224,8 +239,8 @@ import Testing
         // Traffic that reaches the router another way (a web view bridge, the app itself).
         _ = app.router.receive(name: "wishlistEntryUpdate", body: [:])
         _ = app.router.receive(name: "addCartLine", body: ["quantity": true])
-        await harness.expectDiagnostic("unhandled", on: "wishlistEntryUpdate")
-        #expect(harness.unconsumedDiagnostics.map(\.kind) == ["invalidBody"])
+        await harness.expectDiagnostic(.unhandled, on: "wishlistEntryUpdate")
+        #expect(harness.unconsumedDiagnostics.map(\.kind) == [.invalidBody])
         await harness.finish()
         #expect(log.messages.count == 1)
         #expect(log.messages.first?.hasPrefix("unexpected diagnostic: addCartLine: ") == true)
@@ -234,7 +249,7 @@ import Testing
     @Test func anExpectedDiagnosticThatNeverComesFails() async {
         let app = CountingApp()
         let (harness, log) = harness(app.router)
-        await harness.expectDiagnostic("keptExpired", on: "sdkReady", timeout: .milliseconds(10))
+        await harness.expectDiagnostic(.keptExpired, on: "sdkReady", timeout: .milliseconds(10))
         await harness.finish()
         #expect(log.messages == ["expected a keptExpired diagnostic on sdkReady; none came"])
     }
@@ -244,7 +259,7 @@ import Testing
         router.setBufferPolicy(.keep(max: 1, for: .milliseconds(10)), for: TestReady.channel)
         let (harness, log) = harness(router)
         harness.send("sdkReady", expecting: .kept)
-        await harness.expectDiagnostic("keptExpired", on: "sdkReady")
+        await harness.expectDiagnostic(.keptExpired, on: "sdkReady")
         await harness.finish()
         #expect(log.messages == [])
     }

@@ -106,7 +106,7 @@ private struct PlainRequest: Request {
             #expect(throws: Never.self, "valid JSON: \(line)") { try JSONReader().read(Array(line.utf8)) }
         }
         #expect(lines[0] == #"{"line":1,"name":"parentFirst","outcome":"replied","reply":{"b":2,"a":{"x":1}}}"# + "\n")
-        let nested = "reply" + String(repeating: ".next", count: BodyEncoder.maxDepth)
+        let nested = "reply" + String(repeating: ".next", count: DecodingOptions.defaultMaxDepth)
         #expect(
             lines[2]
                 == #"{"line":3,"name":"deep","outcome":"failed","error":{"kind":"failed","channel":"deep","message":"the reply could not be encoded: "#

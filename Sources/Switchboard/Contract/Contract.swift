@@ -45,7 +45,7 @@ import Foundation
 /// Deriving runs the types' `init(from:)` (user code), never under a lock; the
 /// schema of each type is derived once per process and kept.
 public struct Contract: Sendable, Hashable {
-    /// Whether a channel carries events or requests.
+    /// Whether a channel carries events, requests or pushes.
     public enum Kind: String, Sendable, Hashable {
         /// Messages with no reply.
         case event

@@ -53,29 +53,6 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A short, stable name for the kind of diagnostic (`unhandled`, `invalidBody`, …).
-    public var kind: String {
-        switch self {
-        case .unhandled: return "unhandled"
-        case .invalidChannel: return "invalidChannel"
-        case .invalidBody: return "invalidBody"
-        case .handlerFailed: return "handlerFailed"
-        case .responderFailed: return "responderFailed"
-        case .kept: return "kept"
-        case .keptOverflow: return "keptOverflow"
-        case .keptExpired: return "keptExpired"
-        case .keptDelivered: return "keptDelivered"
-        case .eventsOverflow: return "eventsOverflow"
-        case .duplicateReply: return "duplicateReply"
-        case .lateReply: return "lateReply"
-        case .replyDropped: return "replyDropped"
-        case .deadlinePassed: return "deadlinePassed"
-        case .stopped: return "stopped"
-        case .rejected: return "rejected"
-        case .contractSkew: return "contractSkew"
-        }
-    }
-
     /// One line naming the channel and what happened.
     public var description: String {
         switch self {

@@ -6,7 +6,8 @@
 /// The app compares them with its own (``Router/checkContracts(_:from:)``) and answers with the
 /// channels that differ, so the page can switch a feature off instead of sending bodies the app
 /// will refuse. The WebKit bridge takes a hello on the script message handler named after its
-/// `globalName`; the wire format as a `{"hello": {…}}` line.
+/// `globalName`; the wire format as a `{"hello": {…}}` line. A hello is `Decodable`: read one from a
+/// body with `BodyDecoder().decode(PageHello.self, from: body)`.
 public struct PageHello: Sendable, Hashable, Decodable {
     /// The digest (`sha256:…`) of each channel's contract the page was built against, by channel name.
     public var contracts: [String: String]
@@ -17,11 +18,12 @@ public struct PageHello: Sendable, Hashable, Decodable {
         self.contracts = contracts
     }
 
-    /// Reads a hello from a message body, with the router's body decoder.
+    /// Reads a hello from a message body, as `BodyDecoder().decode(PageHello.self, from: body)` does
+    /// (the one way for a user): for the WebKit bridge and the wire format.
     /// - Parameter body: the body the page posted.
     /// - Throws: ``BodyDecodingError`` with the key path of the problem (`body.contracts.addCartLine`)
     ///   when the body is not `{"contracts": {NAME: DIGEST, …}}` (other keys are ignored).
-    public init(body: MessageBody) throws(BodyDecodingError) {
+    package init(body: MessageBody) throws(BodyDecodingError) {
         self = try body.decode(PageHello.self)
     }
 }

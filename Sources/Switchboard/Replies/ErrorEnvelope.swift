@@ -31,7 +31,7 @@ public struct ErrorEnvelope: Sendable, Hashable, Codable, CustomStringConvertibl
     /// The envelope of a failed request or message.
     public init(_ failure: RequestFailure) {
         self.init(
-            kind: failure.errorKind, channel: failure.channel?.name ?? failure.invalidName, message: failure.message,
+            kind: failure.kind, channel: failure.channel?.name ?? failure.invalidName, message: failure.message,
             data: failure.data)
     }
 

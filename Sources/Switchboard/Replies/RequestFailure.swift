@@ -44,8 +44,29 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A short, stable name for the kind of failure (`noResponder`, `timedOut`, …).
-    public var kind: String {
+    /// The kind the page and the wire format give this failure (``ErrorEnvelope/kind``):
+    /// `noResponder`, `timedOut`, `dropped` and `rejected` as themselves; a body, name or typed
+    /// request that did not decode or encode is `invalid`; a responder's error, a reply that could
+    /// not be encoded or decoded and a middleware's stop are `failed` (a stop with a rejection is
+    /// `rejected`). To tell the cases apart further, match the failure itself
+    /// (`case .responderFailed(_, let message, let data)`).
+    public var kind: ErrorKind {
+        switch self {
+        case .invalidChannel, .invalidBody, .unencodableRequest: return .invalid
+        case .noResponder: return .noResponder
+        case .responderFailed, .unencodableReply, .undecodableReply: return .failed
+        case .dropped: return .dropped
+        case .timedOut: return .timedOut
+        case .rejected: return .rejected
+        case .stopped(_, let outcome):
+            if case .rejected = outcome { return .rejected }
+            return .failed
+        }
+    }
+
+    /// The case's name (`noResponder`, `invalidBody`, `responderFailed`, …), for messages that
+    /// name the case (the wire format's `failed` lines, the test harness's reports).
+    package var caseName: String {
         switch self {
         case .invalidChannel: return "invalidChannel"
         case .noResponder: return "noResponder"
@@ -58,25 +79,6 @@ public enum RequestFailure: Error, Sendable, CustomStringConvertible {
         case .unencodableRequest: return "unencodableRequest"
         case .undecodableReply: return "undecodableReply"
         case .rejected: return "rejected"
-        }
-    }
-
-    /// The kind the page and the wire format give this failure (``ErrorEnvelope/kind``):
-    /// `noResponder`, `timedOut`, `dropped` and `rejected` as themselves; a body, name or typed
-    /// request that did not decode or encode is `invalid`; a responder's error, a reply that could
-    /// not be encoded or decoded and a middleware's stop are `failed` (a stop with a rejection is
-    /// `rejected`).
-    public var errorKind: ErrorKind {
-        switch self {
-        case .invalidChannel, .invalidBody, .unencodableRequest: return .invalid
-        case .noResponder: return .noResponder
-        case .responderFailed, .unencodableReply, .undecodableReply: return .failed
-        case .dropped: return .dropped
-        case .timedOut: return .timedOut
-        case .rejected: return .rejected
-        case .stopped(_, let outcome):
-            if case .rejected = outcome { return .rejected }
-            return .failed
         }
     }
 

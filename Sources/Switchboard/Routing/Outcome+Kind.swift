@@ -84,6 +84,3 @@ extension Outcome {
         }
     }
 }
-
-/// The kind of an outcome: another name for ``Outcome/Kind``.
-public typealias OutcomeKind = Outcome.Kind

@@ -58,19 +58,9 @@ public final class ReferenceCommerce: Sendable {
     /// How many `productCartClicked` messages arrived (the host would show its cart screen each time).
     public var cartButtonClicks: Int { counters.withLock { $0.cartButtonClicks } }
 
-    /// Registers the reference handlers on `router` and declares the commerce
-    /// features (`Feature.commerce`), so the manifest shows which are enabled.
-    ///
-    /// - Parameters:
-    ///   - router: the router.
-    ///   - only: the channels to install; `nil` installs all of ``channels``.
-    ///   - except: channels to leave out, so that your own handlers take them.
-    /// - Returns: the installation; keep it, releasing it unregisters the handlers.
-    /// - Throws: ``CommerceInstallError/unknownChannels(_:)`` when `only` or `except`
-    ///   names a channel the reference does not serve;
-    ///   ``CommerceInstallError/responderExists(_:)`` when a request channel to
-    ///   install has a responder already (nothing is installed then).
-    public func install(
+    /// Registers the reference handlers on `router` and declares the commerce features: what
+    /// `Router.installReferenceCommerce(_:only:except:)`, the one public way, does.
+    package func install(
         into router: Router, only: Set<Channel>? = nil, except: Set<Channel> = []
     ) throws(CommerceInstallError) -> CommerceInstallation {
         let known = Set(ReferenceCommerce.channels)
@@ -153,12 +143,17 @@ extension ReferenceCommerce {
 }
 
 extension Router {
-    /// Installs the reference commerce handlers in one line. See ``ReferenceCommerce/install(into:only:except:)``.
+    /// Registers the reference commerce handlers of `commerce` on this router and declares the
+    /// commerce features (`Feature.commerce`), so the manifest shows which are enabled.
     /// - Parameters:
     ///   - commerce: the handlers (a new cart and wishlist by default).
-    ///   - only: the channels to install; `nil` installs them all.
-    ///   - except: channels to leave out for your own handlers.
+    ///   - only: the channels to install; `nil` installs all of ``ReferenceCommerce/channels``.
+    ///   - except: channels to leave out, so that your own handlers take them.
     /// - Returns: the installation; keep it, releasing it unregisters the handlers.
+    /// - Throws: ``CommerceInstallError/unknownChannels(_:)`` when `only` or `except`
+    ///   names a channel the reference does not serve;
+    ///   ``CommerceInstallError/responderExists(_:)`` when a request channel to
+    ///   install has a responder already (nothing is installed then).
     public func installReferenceCommerce(
         _ commerce: ReferenceCommerce = ReferenceCommerce(), only: Set<Channel>? = nil, except: Set<Channel> = []
     ) throws(CommerceInstallError) -> CommerceInstallation {

@@ -26,18 +26,18 @@ import Foundation
 ///   `reply.totals.price: cannot encode non-finite number nan`. Misuse that
 ///   makes `JSONEncoder` trap (two values in one single-value container, a
 ///   keyed container after an unkeyed one) is an error too, never a crash.
-/// - Values nested more than ``maxDepth`` (512) deep, each inside the one before
-///   through its `encode(to:)` (a recursive type, say), are an error naming the
-///   path rather than a stack overflow.
+/// - Values nested more than ``DecodingOptions/defaultMaxDepth`` (512) deep, each
+///   inside the one before through its `encode(to:)` (a recursive type, say), are an
+///   error naming the path rather than a stack overflow: a value counts when it is
+///   encoded through its `encode(to:)` (every struct, enum, class, `Optional`, `Array`
+///   and `Dictionary`), not when it is a `String`, `Bool`, `Int`, `Double`, `Float`,
+///   `Date`, `URL`, `Decimal`, `Data` or ``JSONValue``; nested containers and super
+///   encoders count their keys and indices from the top. The error reads
+///   `reply.next.next…: cannot encode a value nested more than 512 levels deep`.
 public struct BodyEncoder: Sendable {
-    /// The deepest nesting of values encoded: a value counts when it is encoded through its
-    /// `encode(to:)` (every struct, enum, class, `Optional`, `Array` and `Dictionary`), not
-    /// when it is a `String`, `Bool`, `Int`, `Double`, `Float`, `Date`, `URL`, `Decimal`, `Data`
-    /// or ``JSONValue`` (written without recursion into user code). A value nested deeper, or a
-    /// nested container or super encoder more than this many keys and indices from the top, makes
-    /// the encode fail with ``BodyEncodingError``
-    /// `reply.next.next…: cannot encode a value nested more than 512 levels deep`.
-    public static let maxDepth = DecodingOptions.defaultMaxDepth
+    /// The deepest nesting of values encoded (see the type's comment): the package's one
+    /// depth limit, ``DecodingOptions/defaultMaxDepth``.
+    package static let maxDepth = DecodingOptions.defaultMaxDepth
 
     /// The reason given for a value nested deeper than ``maxDepth``.
     static let tooDeep = "cannot encode a value nested more than \(maxDepth) levels deep"
@@ -79,10 +79,10 @@ public struct BodyEncoder: Sendable {
         // Streamed straight into bytes when the value encodes the usual way (`EncodingStreamSink.swift`);
         // otherwise through the tree, which gives the same bytes or the error with its path.
         // The sink writes into `writer` itself (swapped in for the stream, swapped back
-        // after it); a stream that gives up is cut back to where it began. The writer keeps
-        // the sink for its next encode when nothing else holds it.
+        // after it); a stream that gives up is cut back to where it began. The thread keeps
+        // the sink for its next encode when nothing else holds it (`BodyEncoder.spareSinks`).
         var sink: EncodingStreamSink
-        if let kept = writer.takeStreamSink() {
+        if let kept = BodyEncoder.spareSinks.take() {
             sink = kept
             sink.restart()
         } else {
@@ -93,12 +93,20 @@ public struct BodyEncoder: Sendable {
         let streamed = (try? sink.write(value)) != nil && !sink.failed
         swap(&writer, &sink.writer)
         sink.finish()
-        if isKnownUniquelyReferenced(&sink) { writer.keepStreamSink(sink) }
+        if isKnownUniquelyReferenced(&sink), sink.isWorthKeeping { BodyEncoder.spareSinks.keep(sink) }
         if streamed { return }
         writer.rewind(to: mark)
         let node = try encodeNode(value)
         node.write(to: &writer)
     }
+
+    /// Each thread's stream sink, kept between encodes (so its buffers and what it learnt of the
+    /// types it writes are reused). Taken out of the slot while in use, so an encode nested in
+    /// a value's `encode(to:)` makes its own, and a sink is only ever used on one thread; put
+    /// back only when nothing else holds it (a value may keep an encoder or a container, which
+    /// refer to the sink). No lock: the slot is the thread's own, and what the sink holds of a
+    /// value is dropped by `finish()` before it is kept.
+    private static let spareSinks = ThreadSpare<EncodingStreamSink>()
 
     /// Encodes `value` to a ``JSONValue``.
     /// - Parameter value: the value.

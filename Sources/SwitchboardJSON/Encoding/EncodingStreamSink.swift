@@ -23,9 +23,10 @@ struct EncodingStreamFallback: Error {}
 
 /// The state of one streamed encode: the bytes, and the open containers.
 ///
-/// A writer keeps the sink of its last encode for the next one (``JSONWriter/takeStreamSink()``)
-/// when nothing else holds it (no encoder or container a value kept), so its buffers are
-/// allocated once; a sink something else holds is never used again once its encode is over.
+/// Each thread keeps the sink of its last encode for the next one (``BodyEncoder/encodeJSON(_:into:)``,
+/// ``ThreadSpare``) when nothing else holds it (no encoder or container a value kept) and it is
+/// small (``isWorthKeeping``), so its buffers are allocated once; a sink something else holds is
+/// never used again once its encode is over.
 ///
 /// `@exclusivity(unchecked)`: every access to these fields is a short one made by
 /// this file's code, which calls no user code while it lasts (a value's
@@ -114,6 +115,13 @@ final class EncodingStreamSink {
         top = Frame(isObject: false, keyStart: 0, keyBits: 0)
         failed = false
         finished = false
+    }
+
+    /// Whether the sink is small enough to keep for the next encode on its thread: one huge value
+    /// (thousands of levels, or of keys in one object) does not keep its stacks for as long as the
+    /// thread lives.
+    var isWorthKeeping: Bool {
+        frames.capacity <= 1024 && keySpans.capacity <= 4096 && keyIndexes.count <= 16
     }
 
     /// Ends an encode: an encoder or container a value kept writes nothing from now on, and the
@@ -430,7 +438,8 @@ extension Array: EncodingStreamArray where Element: Encodable {
 /// the buffer outlives the call that made it and nothing needs deinitialising.
 final class EncodingStreamStack<Element: BitwiseCopyable> {
     private var base: UnsafeMutablePointer<Element>
-    private var capacity: Int
+    /// The number of elements the buffer holds without growing.
+    private(set) var capacity: Int
     /// The number of elements.
     private(set) var count = 0
 

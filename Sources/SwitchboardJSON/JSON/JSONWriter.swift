@@ -2,17 +2,18 @@
 ///
 /// Values go in with the `write` methods; arrays and objects with
 /// ``beginArray()`` / ``endArray()`` and ``beginObject()`` / ``key(_:)`` /
-/// ``endObject()``, or with the closure forms ``writeArray(_:)`` and
-/// ``writeObject(_:)``. Commas are put in for you. The writer does not check
+/// ``endObject()``. Commas are put in for you. The writer does not check
 /// that the calls form a valid document (a value in an object with no key,
 /// an unclosed array): that is the caller's part.
 ///
 /// ```swift
 /// var writer = JSONWriter()
-/// writer.writeObject { object in
-///     object.key("name"); object.write("productCartUpdate")
-///     object.key("quantity"); object.write(2)
-/// }
+/// writer.beginObject()
+/// writer.key("name")
+/// writer.write("productCartUpdate")
+/// writer.key("quantity")
+/// writer.write(2)
+/// writer.endObject()
 /// // writer.bytes == Array(#"{"name":"productCartUpdate","quantity":2}"#.utf8)
 /// writer.reset()   // empties the buffer, keeps its capacity
 /// ```
@@ -79,19 +80,6 @@ public struct JSONWriter: Sendable {
             storage.count = mark.count
         }
         needsComma = mark.needsComma
-    }
-
-    /// The encoder state an earlier `BodyEncoder.encodeJSON(_:into:)` left with this writer, taken
-    /// (so nothing else can have it): `nil` when there is none, or when the storage is shared.
-    mutating func takeStreamSink() -> EncodingStreamSink? {
-        guard isKnownUniquelyReferenced(&storage), let sink = storage.streamSink else { return nil }
-        storage.streamSink = nil
-        return sink
-    }
-
-    /// Keeps `sink` (which nothing else holds) for the next encode into this writer.
-    mutating func keepStreamSink(_ sink: EncodingStreamSink) {
-        if isKnownUniquelyReferenced(&storage) { storage.streamSink = sink }
     }
 
     /// Empties the buffer, keeping its capacity, to write the next document.
@@ -298,24 +286,6 @@ public struct JSONWriter: Sendable {
     public mutating func endObject() {
         append(UInt8(ascii: "}"))
         needsComma = true
-    }
-
-    /// Writes an array whose elements `body` writes.
-    /// - Parameter body: writes the elements into the writer it is given.
-    public mutating func writeArray<Failure: Error>(_ body: (inout JSONWriter) throws(Failure) -> Void) throws(Failure)
-    {
-        beginArray()
-        try body(&self)
-        endArray()
-    }
-
-    /// Writes an object whose keys and values `body` writes.
-    /// - Parameter body: writes `key(_:)` then a value, for each member.
-    public mutating func writeObject<Failure: Error>(_ body: (inout JSONWriter) throws(Failure) -> Void) throws(Failure)
-    {
-        beginObject()
-        try body(&self)
-        endObject()
     }
 
     // MARK: Scalars

@@ -14,9 +14,6 @@ package final class JSONWriterStorage: @unchecked Sendable {
     var count: Int
     /// Bytes allocated.
     private(set) var capacity: Int
-    /// The encoder state of the last `Encodable` written through this storage's writer, kept for
-    /// the next (see `JSONWriter.takeStreamSink()`); a storage copy starts without one.
-    var streamSink: EncodingStreamSink?
 
     /// An empty storage with room for `capacity` bytes.
     init(capacity: Int) {

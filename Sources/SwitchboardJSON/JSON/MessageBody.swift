@@ -33,10 +33,15 @@ public struct MessageBody: @unchecked Sendable {
 
     /// Wraps a Foundation tree; `nil` means the body is absent.
     ///
-    /// A ``MessageBody`` given here (as `Any`) is that body, and a ``JSONValue``
-    /// is wrapped as ``init(json:)`` does: every API that takes a loosely typed
-    /// body (`Router.receive(name:body:)`, `Message(channel:body:)`,
-    /// `Router.request(name:body:)`) routes them as themselves.
+    /// This is the initialiser for a body whose type is known only at run time: what
+    /// `WKScriptMessage.body` or `JSONSerialization.jsonObject` returned, or whatever a
+    /// loosely typed API was given (`Router.receive(name:body:)`, `Message(channel:body:)`,
+    /// `Router.request(name:body:)` all pass their `Any?` body here). So that those APIs
+    /// route every body as itself, a ``MessageBody`` given here (as `Any`) is that body, and
+    /// a ``JSONValue`` is wrapped exactly as ``init(json:)`` wraps it.
+    ///
+    /// To wrap a ``JSONValue`` you hold, use ``init(json:)``: its type says what it takes,
+    /// and it needs no check at run time. Both give the same body.
     /// - Parameter value: what `WKScriptMessage.body` or `JSONSerialization.jsonObject` returned.
     public init(_ value: Any?) {
         guard let value else {
@@ -54,7 +59,9 @@ public struct MessageBody: @unchecked Sendable {
         }
     }
 
-    /// Wraps a ``JSONValue``.
+    /// Wraps a ``JSONValue``: the way to make a body from one (``init(_:)`` is for a Foundation
+    /// tree, or a value whose type is known only at run time).
+    /// - Parameter json: the body.
     public init(json: JSONValue) {
         storage = .json(json)
     }

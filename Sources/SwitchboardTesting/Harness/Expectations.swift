@@ -88,42 +88,65 @@ public struct ExpectedOutcome: Sendable, CustomStringConvertible {
 
 /// The reply a test expects from ``StrictHarness/request(_:body:sender:expecting:timeout:isolation:fileID:filePath:line:column:)``.
 public struct ExpectedReply: Sendable, CustomStringConvertible {
-    /// `nil` for a successful reply; a `RequestFailure.kind` (or `"*"` for any) for a failure.
-    let failureKind: String?
+    /// A few words naming the expectation, used in failure messages (`a reply`, `a timedOut failure`).
+    public let description: String
+    private let predicate: @Sendable (Result<ReplyValue, RequestFailure>) -> Bool
+
+    private init(_ description: String, where predicate: @escaping @Sendable (RequestFailure) -> Bool) {
+        self.description = description
+        self.predicate = { result in
+            guard case .failure(let failure) = result else { return false }
+            return predicate(failure)
+        }
+    }
+
+    private init(description: String, predicate: @escaping @Sendable (Result<ReplyValue, RequestFailure>) -> Bool) {
+        self.description = description
+        self.predicate = predicate
+    }
 
     /// A reply (the default).
-    public static let reply = ExpectedReply(failureKind: nil)
+    public static let reply = ExpectedReply(description: "a reply") {
+        if case .success = $0 { return true }
+        return false
+    }
     /// A failure of any kind.
-    public static let failure = ExpectedReply(failureKind: "*")
-    /// A failure of the given `RequestFailure.kind` (`"noResponder"`, `"timedOut"`, …).
-    public static func failure(_ kind: String) -> ExpectedReply { ExpectedReply(failureKind: kind) }
-    /// No responder on the channel.
-    public static let noResponder = failure("noResponder")
-    /// The body did not decode.
-    public static let invalidBody = failure("invalidBody")
-    /// The responder replied with an error or threw.
-    public static let responderFailed = failure("responderFailed")
-    /// The responder released its reply handle without replying.
-    public static let dropped = failure("dropped")
-    /// The deadline passed.
-    public static let timedOut = failure("timedOut")
+    public static let failure = ExpectedReply("a failure") { _ in true }
+    /// A failure of the given kind (`RequestFailure.kind`, the kind the page sees: `.noResponder`,
+    /// `.timedOut`, `.invalid`, `.failed`, …).
+    /// - Parameter kind: the kind of failure expected.
+    /// - Returns: the expectation.
+    public static func failure(_ kind: ErrorKind) -> ExpectedReply {
+        ExpectedReply("a \(kind) failure") { $0.kind == kind }
+    }
+    /// No responder on the channel (`RequestFailure.noResponder`).
+    public static let noResponder = ExpectedReply("a noResponder failure") {
+        if case .noResponder = $0 { return true }
+        return false
+    }
+    /// The body did not decode (`RequestFailure.invalidBody`).
+    public static let invalidBody = ExpectedReply("an invalidBody failure") {
+        if case .invalidBody = $0 { return true }
+        return false
+    }
+    /// The responder replied with an error or threw (`RequestFailure.responderFailed`).
+    public static let responderFailed = ExpectedReply("a responderFailed failure") {
+        if case .responderFailed = $0 { return true }
+        return false
+    }
+    /// The responder released its reply handle without replying (`RequestFailure.dropped`).
+    public static let dropped = ExpectedReply("a dropped failure") {
+        if case .dropped = $0 { return true }
+        return false
+    }
+    /// The deadline passed (`RequestFailure.timedOut`).
+    public static let timedOut = ExpectedReply("a timedOut failure") {
+        if case .timedOut = $0 { return true }
+        return false
+    }
 
     /// Whether `result` meets the expectation.
-    public func matches(_ result: Result<ReplyValue, RequestFailure>) -> Bool {
-        switch (result, failureKind) {
-        case (.success, nil): return true
-        case (.failure, "*"?): return true
-        case (.failure(let failure), let kind?): return failure.kind == kind
-        default: return false
-        }
-    }
-
-    /// `a reply`, `a failure`, or `a <kind> failure`.
-    public var description: String {
-        switch failureKind {
-        case nil: return "a reply"
-        case "*"?: return "a failure"
-        case let kind?: return "a \(kind) failure"
-        }
-    }
+    /// - Parameter result: what the request gave.
+    /// - Returns: whether it is what the test expects.
+    public func matches(_ result: Result<ReplyValue, RequestFailure>) -> Bool { predicate(result) }
 }

@@ -247,7 +247,7 @@ public final class StrictHarness: Sendable {
     /// sends, so `finish()` does not fail on it; fails the test when none of
     /// that kind arrives within `timeout`.
     /// - Parameters:
-    ///   - kind: the `Diagnostic.kind` (`"unhandled"`, `"keptExpired"`, `"duplicateReply"`, …).
+    ///   - kind: the diagnostic's `Diagnostic.kind` (`.unhandled`, `.keptExpired`, `.duplicateReply`, …).
     ///   - channel: the channel it must concern; `nil` for any.
     ///   - timeout: how long to wait for it; zero to look only at what arrived already.
     ///   - isolation: the caller's isolation, kept while waiting; `#isolation` by default (leave it).
@@ -256,7 +256,7 @@ public final class StrictHarness: Sendable {
     ///   - line: the line of the call site; `#line` by default.
     ///   - column: the column of the call site; `#column` by default.
     public func expectDiagnostic(
-        _ kind: String, on channel: Channel? = nil, timeout: Duration = .seconds(1),
+        _ kind: Diagnostic.Kind, on channel: Channel? = nil, timeout: Duration = .seconds(1),
         isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -366,7 +366,7 @@ public final class StrictHarness: Sendable {
     static func describe(_ result: Result<ReplyValue, RequestFailure>) -> String {
         switch result {
         case .success(let value): return "the reply \(value)"
-        case .failure(let failure): return "a \(failure.kind) failure (\(failure.message))"
+        case .failure(let failure): return "a \(failure.caseName) failure (\(failure.message))"
         }
     }
 
@@ -398,9 +398,9 @@ public final class StrictHarness: Sendable {
         let state = Locked(State())
 
         /// The diagnostics that mean something went wrong; the others (kept, delivered, stopped) are routine.
-        static let problemKinds: Set<String> = [
-            "unhandled", "invalidChannel", "invalidBody", "handlerFailed", "responderFailed", "keptOverflow",
-            "eventsOverflow", "keptExpired", "duplicateReply", "lateReply", "replyDropped", "deadlinePassed",
+        static let problemKinds: Set<Diagnostic.Kind> = [
+            .unhandled, .invalidChannel, .invalidBody, .handlerFailed, .responderFailed, .keptOverflow,
+            .eventsOverflow, .keptExpired, .duplicateReply, .lateReply, .replyDropped, .deadlinePassed,
         ]
 
         func observe(_ diagnostic: Diagnostic, harness: UInt64, current: Sending?) {
@@ -414,7 +414,7 @@ public final class StrictHarness: Sendable {
         }
 
         /// Removes the first unconsumed diagnostic of `kind` (on `channel`); returns whether there was one.
-        func consume(kind: String, channel: Channel?) -> Bool {
+        func consume(kind: Diagnostic.Kind, channel: Channel?) -> Bool {
             state.withLock { state in
                 guard
                     let index = state.unexpected.firstIndex(where: {
@@ -428,11 +428,11 @@ public final class StrictHarness: Sendable {
 
         /// An expected request failure accounts for the diagnostic the router reported with it.
         func consumeDiagnostic(relatedTo failure: RequestFailure) {
-            let kind: String
+            let kind: Diagnostic.Kind
             switch failure {
-            case .timedOut: kind = "deadlinePassed"
-            case .dropped: kind = "replyDropped"
-            case .responderFailed: kind = "responderFailed"
+            case .timedOut: kind = .deadlinePassed
+            case .dropped: kind = .replyDropped
+            case .responderFailed: kind = .responderFailed
             default: return
             }
             _ = consume(kind: kind, channel: failure.channel)

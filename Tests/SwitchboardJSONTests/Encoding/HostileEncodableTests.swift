@@ -167,7 +167,7 @@ private struct Deep: Encodable {
 
     @Test(arguments: [Deep.Shape.keyed, .unkeyed, .single, .optional, .array])
     fileprivate func valuesNestedUpToTheLimitEncodeAndDeeperOnesAreAnErrorWithThePath(shape: Deep.Shape) throws {
-        let limit = BodyEncoder.maxDepth
+        let limit = DecodingOptions.defaultMaxDepth
         // `.array` nests two values a level (the element and its array), `.optional` too.
         let perLevel = shape == .array || shape == .optional ? 2 : 1
         let deepest = Deep(remaining: limit / perLevel, shape: shape)
@@ -200,7 +200,7 @@ private struct Deep: Encodable {
                 if depth > 1 { try single.encode(Leaf(depth: depth - 1, leaf: leaf)) } else { try single.encode(leaf) }
             }
         }
-        let limit = BodyEncoder.maxDepth
+        let limit = DecodingOptions.defaultMaxDepth
         #expect(try streamed(Leaf(depth: limit - 1, leaf: ["a"])) == #"["a"]"#)
         #expect(throws: BodyEncodingError.self) { try BodyEncoder().encodeJSON(Leaf(depth: limit, leaf: ["a"])) }
         #expect(try streamed(Leaf(depth: limit, leaf: Float(0.5))) == "0.5")
@@ -320,7 +320,7 @@ private struct NestingLoop: Encodable {
 @Suite struct NestedContainerDepthTests {
     @Test(arguments: NestingLoop.Way.allCases)
     fileprivate func containersNestedInALoopPastTheLimitAreAnErrorNotADeepTree(way: NestingLoop.Way) throws {
-        let limit = BodyEncoder.maxDepth
+        let limit = DecodingOptions.defaultMaxDepth
         // `.keyedInUnkeyed` nests two containers a turn.
         let turns = way == .keyedInUnkeyed ? limit / 2 : limit
         let fits = NestingLoop(way: way, count: turns)

@@ -301,7 +301,7 @@ private final class ContainerKeeper: Encodable, @unchecked Sendable {
         #expect(try JSONReader().read(bytes) == JSONValue(foundation: tree))
     }
 
-    @Test func aWriterReusesItsSinkAndAContainerKeptFromAnEarlyEncodeChangesNothingLater() throws {
+    @Test func aReusedSinkAndAContainerKeptFromAnEarlyEncodeChangeNothingLater() throws {
         var writer = JSONWriter(capacity: 8)
         let keeper = ContainerKeeper()
         try BodyEncoder().encodeJSON(keeper, into: &writer)

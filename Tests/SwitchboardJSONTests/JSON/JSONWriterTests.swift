@@ -108,23 +108,25 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
         #expect(written == #"{"a":[1,{},[],null],"b":"x","c":{"d":false}}"#)
     }
 
-    @Test func writesWithClosuresAndPropagatesTypedErrors() throws {
+    @Test func aNonFiniteNumberThrowsAndWritesNothing() throws {
         let written = try text { writer in
-            try writer.writeObject { (object) throws(JSONWriteError) in
-                object.key("price")
-                try object.write(12.5)
-                object.key("lines")
-                object.writeArray { array in
-                    array.write(1)
-                    array.write(2)
-                }
-            }
+            writer.beginObject()
+            writer.key("price")
+            try writer.write(12.5)
+            writer.key("lines")
+            writer.beginArray()
+            writer.write(1)
+            writer.write(2)
+            writer.endArray()
+            writer.endObject()
         }
         #expect(written == #"{"price":12.5,"lines":[1,2]}"#)
         var writer = JSONWriter()
-        #expect(throws: JSONWriteError.self) {
-            try writer.writeArray { (array) throws(JSONWriteError) in try array.write(Double.nan) }
-        }
+        writer.beginArray()
+        #expect(throws: JSONWriteError.self) { try writer.write(Double.nan) }
+        #expect(throws: JSONWriteError.self) { try writer.write(Float.infinity) }
+        writer.endArray()
+        #expect(writer.bytes == Array("[]".utf8))
     }
 
     @Test func writesJSONValuesWithSortedKeys() {
@@ -148,16 +150,13 @@ private func text(_ body: (inout JSONWriter) throws -> Void) rethrows -> String 
 
     @Test func writesNDJSONLinesWithoutCommasBetweenThem() {
         var writer = JSONWriter()
-        writer.writeObject {
-            $0.key("line")
-            $0.write(1)
+        for line in 1...2 {
+            writer.beginObject()
+            writer.key("line")
+            writer.write(line)
+            writer.endObject()
+            writer.writeNewline()
         }
-        writer.writeNewline()
-        writer.writeObject {
-            $0.key("line")
-            $0.write(2)
-        }
-        writer.writeNewline()
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\"line\":1}\n{\"line\":2}\n")
     }
 

@@ -15,7 +15,7 @@ import Testing
         // When a message is kept again (the first handler has gone), a second handler
         // registers at once, from the diagnostic, while the first one's drain is still running.
         let observer = router.observeDiagnostics { diagnostic in
-            guard diagnostic.kind == "kept", secondToken.withLock({ $0 == nil }) else { return }
+            guard diagnostic.kind == .kept, secondToken.withLock({ $0 == nil }) else { return }
             let token = router.on(Ping.self) { ping in second.append(ping.count) }
             secondToken.withLock { $0 = token }
         }

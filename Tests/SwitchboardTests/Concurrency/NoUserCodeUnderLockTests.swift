@@ -79,7 +79,7 @@ import Testing
         }
         // The caller's completion calls back into the router.
         _ = router.receive(Message(channel: Ask.channel, body: ["n": 1])) { result in
-            if case .failure(let failure) = result { results.append(failure.kind) }
+            if case .failure(let failure) = result { results.append(failure.caseName) }
             _ = router.isHandled(Ask.channel)
             _ = router.on(Other.self) { _ in }
         }
@@ -138,7 +138,7 @@ import Testing
         do {
             let probe = CallsBackOnDeinit(ran: freed) { _ = router.keptCount(for: Ask.channel) }
             let outcome = router.receive(Message(channel: Ask.channel, body: ["n": 1, "probe": probe])) { result in
-                if case .failure(let failure) = result { results.append(failure.kind) }
+                if case .failure(let failure) = result { results.append(failure.caseName) }
             }
             #expect(outcome.kind == .kept)
         }
@@ -193,7 +193,7 @@ import Testing
                     var router: Router? = Router(options: RouterOptions(defaultDeadline: .milliseconds(20)))
                     router?.setBufferPolicy(.keep(max: 5, for: .seconds(60)), for: Ask.channel)
                     _ = router?.receive(Message(channel: Ask.channel, body: ["n": 1])) { result in
-                        if case .failure(let failure) = result { results.append(failure.kind) }
+                        if case .failure(let failure) = result { results.append(failure.caseName) }
                     }
                     let token = Slot(router?.on(Other.self) { _ in })
                     // A handler holding the router's own token: freed with the router, it cancels it.

@@ -63,7 +63,7 @@ private final class SkewLog: Sendable {
         #expect(theirs == page["ping"])
         #expect(ours == router.manifest.contracts["ping"])
         #expect(theirs != ours)
-        #expect(log.skews.first?.kind == "contractSkew")
+        #expect(log.skews.first?.kind == .contractSkew)
         #expect(log.skews.first?.channel == "ping")
         #expect(log.skews.first?.description.hasPrefix("ping: the page was built against contract \"sha256:") == true)
 
@@ -132,13 +132,21 @@ private final class SkewLog: Sendable {
     }
 
     @Test func aHelloIsReadWithTheBodyDecoder() throws {
-        let hello = try PageHello(body: MessageBody(["contracts": ["ping": "sha256:aa"], "extra": 1]))
+        let decoder = BodyDecoder()
+        let body = MessageBody(["contracts": ["ping": "sha256:aa"], "extra": 1])
+        let hello = try decoder.decode(PageHello.self, from: body)
         #expect(hello.contracts == ["ping": "sha256:aa"])
-        #expect(throws: BodyDecodingError.self) { try PageHello(body: MessageBody(["contracts": ["ping": 1]])) }
-        #expect(throws: BodyDecodingError.self) { try PageHello(body: MessageBody(["differing": []])) }
+        #expect(try PageHello(body: body) == hello)
+        #expect(throws: BodyDecodingError.self) {
+            try decoder.decode(PageHello.self, from: MessageBody(["contracts": ["ping": 1]]))
+        }
+        #expect(throws: BodyDecodingError.self) {
+            try decoder.decode(PageHello.self, from: MessageBody(["differing": []]))
+        }
+        #expect(throws: BodyDecodingError.self) { try decoder.decode(PageHello.self, from: MessageBody.absent) }
         #expect(throws: BodyDecodingError.self) { try PageHello(body: .absent) }
         do {
-            _ = try PageHello(body: MessageBody(json: ["contracts": ["ping": true]]))
+            _ = try decoder.decode(PageHello.self, from: MessageBody(json: ["contracts": ["ping": true]]))
             Issue.record("a digest that is not a string was read")
         } catch {
             #expect(error.path == "body.contracts.ping")

@@ -242,7 +242,7 @@ import Testing
             Issue.record("\(refused)")
             return
         }
-        #expect(channel == "echo" && failure.kind == "rejected")
+        #expect(channel == "echo" && failure.kind == .rejected)
         #expect(rejection.reason == .originNotAllowed)
         #expect(failure.message.hasPrefix("echo: rejected: "))
         #expect(failure.message != RequestFailure.noResponder("echo").message)
@@ -376,7 +376,7 @@ import Testing
             _ = try await router.request(Echo(text: "hi"), sender: .unknown)
             Issue.record("an unknown sender was admitted")
         } catch {
-            #expect(error.kind == "rejected")
+            #expect(error.kind == .rejected)
         }
         withExtendedLifetime(token) {}
     }

@@ -26,7 +26,7 @@ struct OutOfStock: Error, Encodable {
         (.invalidChannel(name: "", .empty), .invalid),
     ])
     func everyFailureHasTheKindThePageSwitchesOn(failure: RequestFailure, kind: ErrorKind) throws {
-        #expect(failure.errorKind == kind)
+        #expect(failure.kind == kind)
         let envelope = ErrorEnvelope(failure)
         let decoded = try JSONDecoder().decode(ErrorEnvelope.self, from: Data(envelope.jsonText.utf8))
         #expect(decoded == envelope)
@@ -44,7 +44,7 @@ struct OutOfStock: Error, Encodable {
         } catch {
             failure = error
         }
-        #expect(failure.errorKind == .failed)
+        #expect(failure.kind == .failed)
         #expect(failure.data == ["code": "outOfStock", "sku": "A-1"])
         let text = ErrorEnvelope(failure).jsonText
         #expect(text.hasPrefix(#"{"kind":"failed","channel":"points","message":"#))
@@ -59,7 +59,7 @@ struct OutOfStock: Error, Encodable {
             let reply = try await router.request(Points())
             Issue.record("expected a failure, got \(reply)")
         } catch {
-            #expect(error.errorKind == .failed)
+            #expect(error.kind == .failed)
             #expect(error.data == ["code": "outOfStock", "sku": "B-2"])
         }
         _ = token

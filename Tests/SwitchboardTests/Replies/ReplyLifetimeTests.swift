@@ -120,7 +120,7 @@ struct FreedCanaryRequest: Request, Encodable {
         #expect(timedOut)
         let kinds = results.all.map { result -> String in
             guard case .failure(let failure) = result else { return "reply" }
-            return failure.kind
+            return failure.caseName
         }
         #expect(kinds == Array(repeating: "timedOut", count: 10))
         #expect(diagnostics.kinds.filter { $0 == "deadlinePassed" }.count == 10)
@@ -135,7 +135,7 @@ struct FreedCanaryRequest: Request, Encodable {
         _ = router.receive(Message(channel: FreedCanaryRequest.channel, body: ["seq": 1])) { results.append($0) }
         let timedOut = await eventually(within: .seconds(10)) { results.count == 1 }
         #expect(timedOut)
-        let kind: String? = if case .failure(let failure)? = results.all.first { failure.kind } else { nil }
+        let kind: String? = if case .failure(let failure)? = results.all.first { failure.caseName } else { nil }
         #expect(kind == "timedOut")
         #expect(diagnostics.kinds.contains("deadlinePassed"))
         #expect(router.keptCount(for: FreedCanaryRequest.channel) == 0)
@@ -156,7 +156,7 @@ struct FreedCanaryRequest: Request, Encodable {
         }
         let answered = await eventually(within: .seconds(10)) { results.count == 1 }
         #expect(answered)
-        let kind: String? = if case .failure(let failure)? = results.all.first { failure.kind } else { nil }
+        let kind: String? = if case .failure(let failure)? = results.all.first { failure.caseName } else { nil }
         #expect(kind == "dropped")
     }
 }

@@ -227,7 +227,7 @@ private struct GetCartCount: Request, BodylessEvent, Encodable {
         await #expect {
             _ = try await router.request(Echo(text: "nobody"))
         } throws: { error in
-            (error as? RequestFailure)?.kind == "noResponder"
+            (error as? RequestFailure)?.kind == .noResponder
         }
     }
 

@@ -77,7 +77,7 @@ private enum Scenario: String, CaseIterable, Sendable {
         await #expect {
             _ = try await router.request(Echo(text: "x"))
         } throws: { error in
-            (error as? RequestFailure)?.kind == scenario.rawValue
+            (error as? RequestFailure)?.caseName == scenario.rawValue
         }
         withExtendedLifetime(tokens) {}
     }
@@ -88,7 +88,7 @@ private enum Scenario: String, CaseIterable, Sendable {
         await #expect {
             _ = try await router.request(Measure(value: .nan))
         } throws: { error in
-            (error as? RequestFailure)?.kind == "unencodableRequest"
+            (error as? RequestFailure)?.caseName == "unencodableRequest"
         }
         withExtendedLifetime(token) {}
     }
@@ -99,7 +99,7 @@ private enum Scenario: String, CaseIterable, Sendable {
         await #expect {
             _ = try await router.request(Echo(text: "x"))
         } throws: { error in
-            (error as? RequestFailure)?.kind == "unencodableReply"
+            (error as? RequestFailure)?.caseName == "unencodableReply"
         }
         withExtendedLifetime(token) {}
     }
@@ -123,6 +123,7 @@ private enum Scenario: String, CaseIterable, Sendable {
         }
         let invalid = RequestFailure.invalidChannel(name: "", .empty)
         #expect(invalid.channel == nil)
-        #expect(invalid.kind == "invalidChannel")
+        #expect(invalid.caseName == "invalidChannel")
+        #expect(invalid.kind == .invalid)
     }
 }

@@ -61,7 +61,7 @@ private func replying(_ reply: JSONValue) -> Middleware {
             _ = try await router.request(CountRequest(text: "x"))
             Issue.record("expected a failure")
         } catch {
-            #expect(error.kind == "undecodableReply")
+            #expect(error.caseName == "undecodableReply")
             #expect(error.channel == CountRequest.channel)
             guard case .undecodableReply(let channel, let decodingError) = error else {
                 Issue.record("expected undecodableReply, got \(error)")
@@ -82,7 +82,7 @@ private func replying(_ reply: JSONValue) -> Middleware {
             _ = try await router.request(CountRequest(text: "x"))
             Issue.record("expected a failure")
         } catch {
-            #expect(error.kind == "undecodableReply")
+            #expect(error.caseName == "undecodableReply")
             #expect(error.message.contains("reply.detail"), "\(error.message)")
         }
         withExtendedLifetime(token) {}

@@ -68,7 +68,27 @@ import Testing
         }
         let invalid = Diagnostic.invalidChannel(name: "bad\u{0}", .controlCharacter(scalar: 0, offset: 3))
         #expect(invalid.channel == nil)
-        #expect(Set((cases + [invalid]).map(\.kind)) == DiagnosticTests.allKinds)
+        #expect(Set((cases + [invalid]).map(\.kind.rawValue)) == DiagnosticTests.allKinds)
+    }
+
+    @Test func aDiagnosticsKindIsItsCaseWithoutItsValues() throws {
+        let ads = MessageSender(originText: "https://ads.example.net", isMainFrame: true)
+        let rejection = try #require(
+            try OriginPolicy(allowing: ["https://shop.example.com"]).rejection(of: ads, on: "c"))
+        let cases: [Diagnostic] = [
+            .unhandled("c"), .invalidChannel(name: "", .empty),
+            .invalidBody("c", BodyDecodingError(.valueNotFound(Int.self, .init(codingPath: [], debugDescription: "")))),
+            .handlerFailed("c", message: "m"), .responderFailed("c", message: "m"), .kept("c", count: 1),
+            .keptOverflow("c"), .keptExpired("c"), .keptDelivered("c", count: 2), .eventsOverflow("c"),
+            .duplicateReply("c"), .lateReply("c"), .replyDropped("c"),
+            .deadlinePassed("c", after: .seconds(1), usedFallback: false), .stopped("c", by: "gate", .unhandled),
+            .rejected(rejection), .contractSkew("c", page: "sha256:aa", app: nil),
+        ]
+        #expect(cases.map(\.kind) == Diagnostic.Kind.allCases)
+        for diagnostic in cases {
+            #expect(Mirror(reflecting: diagnostic).children.first?.label == diagnostic.kind.rawValue)
+            #expect(diagnostic.kind.description == diagnostic.kind.rawValue)
+        }
     }
 
     @Test func observersRunInRegistrationOrderAndStopWhenCancelled() {

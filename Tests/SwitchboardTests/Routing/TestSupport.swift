@@ -55,15 +55,15 @@ extension Router {
 
 extension RouterRecorder<Diagnostic> {
     /// The kinds recorded, in order.
-    var kinds: [String] { all.map(\.kind) }
+    var kinds: [String] { all.map(\.kind.rawValue) }
 }
 
 extension Result where Success == ReplyValue, Failure == RequestFailure {
-    /// The failure's kind, or `"success"`.
+    /// The failure's case name (`noResponder`, `invalidBody`, …), or `"success"`.
     var kind: String {
         switch self {
         case .success: return "success"
-        case .failure(let failure): return failure.kind
+        case .failure(let failure): return failure.caseName
         }
     }
 

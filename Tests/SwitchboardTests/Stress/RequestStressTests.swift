@@ -33,7 +33,7 @@ import Testing
                     wrongReplies.add("\(seq) got \(String(describing: reply))")
                 }
             case .failure(let failure):
-                failures.add(failure.kind)
+                failures.add(failure.caseName)
             }
         }
 

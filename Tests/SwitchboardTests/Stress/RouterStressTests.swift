@@ -26,7 +26,7 @@ import Testing
         let manifestsSeen = Tally<String>()
         let sendersDone = Locked(0)
 
-        let diagnosticsToken = router.observeDiagnostics { diagnostics.add($0.kind) }
+        let diagnosticsToken = router.observeDiagnostics { diagnostics.add($0.kind.rawValue) }
         // One handler stays the whole time, so the channel is never without one for long.
         let anchor = router.on(StressPing.self) { ping in
             handlerCalls.add("ping")

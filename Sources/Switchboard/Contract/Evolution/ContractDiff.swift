@@ -108,12 +108,13 @@ public struct ContractDiff: Sendable {
             return [
                 ContractChange(
                     channel: name, direction: before.bodyDirection, path: "",
-                    change: "channel removed (was \(before.kind))", severity: .breaking, example: example)
+                    change: "channel removed (was \(before.kind.rawValue))", severity: .breaking, example: example)
             ]
         case (nil, let after?):
             return [
                 ContractChange(
-                    channel: name, direction: after.bodyDirection, path: "", change: "new channel (\(after.kind))",
+                    channel: name, direction: after.bodyDirection, path: "",
+                    change: "new channel (\(after.kind.rawValue))",
                     severity: .compatible)
             ]
         case (let before?, let after?):
@@ -121,12 +122,13 @@ public struct ContractDiff: Sendable {
                 return [
                     ContractChange(
                         channel: name, direction: before.bodyDirection, path: "",
-                        change: "kind changed from \(before.kind) to \(after.kind)", severity: .breaking)
+                        change: "kind changed from \(before.kind.rawValue) to \(after.kind.rawValue)",
+                        severity: .breaking)
                 ]
             }
             var changes = part(
                 name, before.bodyDirection, before.body, after.body, old: old, new: new, isReply: false)
-            if before.kind == "request" {
+            if before.kind == .request {
                 changes += part(name, .appToPage, before.reply, after.reply, old: old, new: new, isReply: true)
             }
             return changes

@@ -10,8 +10,8 @@ import Foundation
 public struct ContractDocument: Sendable, Hashable {
     /// One channel of the document.
     public struct Entry: Sendable, Hashable {
-        /// `event`, `request` or `push`.
-        public var kind: String
+        /// Event, request or push: how the channel's messages travel.
+        public var kind: Contract.Kind
         /// The body's schema; `nil` when the channel reads no body.
         public var body: JSONValue?
         /// The reply's schema (requests only).
@@ -19,23 +19,20 @@ public struct ContractDocument: Sendable, Hashable {
 
         /// Which way the body travels: `push` bodies from the app to the page, the others from the page.
         package var bodyDirection: ContractChange.Direction {
-            kind == "push" ? .appToPage : .pageToApp
+            kind == .push ? .appToPage : .pageToApp
         }
 
         /// Creates an entry.
         /// - Parameters:
-        ///   - kind: `event`, `request` or `push`.
+        ///   - kind: event, request or push.
         ///   - body: the body's schema, `nil` for none.
         ///   - reply: the reply's schema, for a request.
-        public init(kind: String, body: JSONValue?, reply: JSONValue?) {
+        public init(kind: Contract.Kind, body: JSONValue?, reply: JSONValue?) {
             self.kind = kind
             self.body = body
             self.reply = reply
         }
     }
-
-    /// The channel kinds a document may name.
-    package static let kinds: Set<String> = ["event", "request", "push"]
 
     /// The channels, by name.
     public var channels: [String: Entry]
@@ -57,8 +54,7 @@ public struct ContractDocument: Sendable, Hashable {
         var channels: [String: Entry] = [:]
         for (channel, entry) in contract.channels {
             let document = entry.document
-            channels[channel.name] = Entry(
-                kind: document["kind"]?.stringValue ?? "event", body: document["body"], reply: document["reply"])
+            channels[channel.name] = Entry(kind: entry.kind, body: document["body"], reply: document["reply"])
         }
         self.init(channels: channels, definitions: contract.definitions.mapValues(\.json))
     }
@@ -78,12 +74,12 @@ public struct ContractDocument: Sendable, Hashable {
             guard case .object(let entry) = value else {
                 throw ContractDocumentError("channel \"\(name)\": expected an object, found \(value.kindName)")
             }
-            guard let kind = entry["kind"]?.stringValue else {
+            guard let text = entry["kind"]?.stringValue else {
                 throw ContractDocumentError("channel \"\(name)\": no \"kind\"")
             }
-            guard ContractDocument.kinds.contains(kind) else {
+            guard let kind = Contract.Kind(rawValue: text) else {
                 throw ContractDocumentError(
-                    "channel \"\(name)\": unknown kind \"\(kind)\" (expected event, request or push)")
+                    "channel \"\(name)\": unknown kind \"\(text)\" (expected event, request or push)")
             }
             for part in ["body", "reply"] {
                 if let schema = entry[part], !schema.isSchemaShaped {
@@ -91,7 +87,7 @@ public struct ContractDocument: Sendable, Hashable {
                         "channel \"\(name)\": \(part) is not a schema (expected an object or a Boolean)")
                 }
             }
-            let reply: JSONValue? = kind == "request" ? (entry["reply"] ?? [:]) : nil
+            let reply: JSONValue? = kind == .request ? (entry["reply"] ?? [:]) : nil
             channels[name] = Entry(kind: kind, body: entry["body"], reply: reply)
         }
         var definitions: [String: JSONValue] = [:]

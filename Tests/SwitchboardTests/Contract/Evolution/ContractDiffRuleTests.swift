@@ -17,7 +17,7 @@ import Testing
         #expect(removed.changes[0].direction == .pageToApp)
         #expect(removed.changes[0].change == "channel removed (was event)")
         #expect(removed.changes[0].example.map { SchemaValidator().problem($0, body) == nil } == true)
-        let kind = ContractDiff(old: F.document(body: body), new: F.document(kind: "request", body: body))
+        let kind = ContractDiff(old: F.document(body: body), new: F.document(kind: .request, body: body))
         #expect(kind.summaries == ["breaking "])
         #expect(kind.changes[0].change == "kind changed from event to request")
         #expect(kind.isBreaking)
@@ -212,11 +212,11 @@ import Testing
     @Test func aRequestsBodyAndReplyAreJudgedEachByItsDirection() {
         let old = ContractDocument(channels: [
             "r": .init(
-                kind: "request", body: ["type": "integer", "maximum": 9], reply: ["type": "integer", "maximum": 9])
+                kind: .request, body: ["type": "integer", "maximum": 9], reply: ["type": "integer", "maximum": 9])
         ])
         let new = ContractDocument(channels: [
             "r": .init(
-                kind: "request", body: ["type": "integer", "maximum": 5], reply: ["type": "integer", "maximum": 5])
+                kind: .request, body: ["type": "integer", "maximum": 5], reply: ["type": "integer", "maximum": 5])
         ])
         let diff = ContractDiff(old: old, new: new)
         #expect(

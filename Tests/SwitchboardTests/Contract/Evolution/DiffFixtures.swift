@@ -5,11 +5,12 @@
 enum DiffFixtures {
     /// A document with one channel `c`.
     static func document(
-        kind: String = "event", body: JSONValue? = nil, reply: JSONValue? = nil, definitions: [String: JSONValue] = [:]
+        kind: Contract.Kind = .event, body: JSONValue? = nil, reply: JSONValue? = nil,
+        definitions: [String: JSONValue] = [:]
     ) -> ContractDocument {
         ContractDocument(
             channels: [
-                "c": ContractDocument.Entry(kind: kind, body: body, reply: kind == "request" ? (reply ?? [:]) : nil)
+                "c": ContractDocument.Entry(kind: kind, body: body, reply: kind == .request ? (reply ?? [:]) : nil)
             ],
             definitions: definitions)
     }
@@ -29,13 +30,13 @@ enum DiffFixtures {
     /// The diff of two replies of a request channel (app to page).
     static func replies(_ old: JSONValue, _ new: JSONValue) -> ContractDiff {
         ContractDiff(
-            old: document(kind: "request", body: ["type": "object"], reply: old),
-            new: document(kind: "request", body: ["type": "object"], reply: new))
+            old: document(kind: .request, body: ["type": "object"], reply: old),
+            new: document(kind: .request, body: ["type": "object"], reply: new))
     }
 
     /// The diff of two push bodies (app to page).
     static func pushes(_ old: JSONValue, _ new: JSONValue) -> ContractDiff {
-        ContractDiff(old: document(kind: "push", body: old), new: document(kind: "push", body: new))
+        ContractDiff(old: document(kind: .push, body: old), new: document(kind: .push, body: new))
     }
 
     /// An object schema with these properties and required keys.
