@@ -53,7 +53,7 @@ private struct RunResult: Sendable {
 }
 
 private func run(_ input: WireInput, into sink: BoundedQueueSink, readsAhead: Bool) async throws -> RunResult {
-    try await onDispatchThread {
+    await onDispatchThread {
         let router = Router()
         let handled = Locked(0)
         let token = router.on(Ping.self) { _ in handled.withLock { $0 += 1 } }
@@ -113,7 +113,7 @@ private let pings = Array(String(repeating: #"{"name":"ping"}"# + "\n", count: 1
     }
 
     @Test func theNoticeSinkPassesAUserSinksErrorOnAsItWas() async throws {
-        let outcome = try await onDispatchThread { () -> (QueueFull?, Int, Int) in
+        let outcome = await onDispatchThread { () -> (QueueFull?, Int, Int) in
             let router = Router()
             let token = router.on(Ping.self) { _ in }
             defer { token.cancel() }

@@ -81,7 +81,7 @@ private struct Wide: Encodable {
         await withTaskGroup(of: Void.self) { group in
             for thread in 0..<4 {
                 group.addTask {
-                    _ = try? await onDispatchThread {
+                    await onDispatchThread {
                         for round in 0..<2_000 {
                             let line = Line(sku: "T\(thread)", quantity: round, tags: ["\(thread)", "\(round)"])
                             let text = String(decoding: (try? BodyEncoder().encodeJSON(line)) ?? [], as: UTF8.self)
