@@ -80,9 +80,11 @@ public struct BodyEncoder: Sendable {
         // otherwise through the tree, which gives the same bytes or the error with its path.
         // The sink writes into `writer` itself (swapped in for the stream, swapped back
         // after it); a stream that gives up is cut back to where it began. The thread keeps
-        // the sink for its next encode when nothing else holds it (`BodyEncoder.spareSinks`).
+        // the sink for its next encode when nothing else holds it (`EncodingSinkBox`).
+        let box = EncodingSinkBox.current
         var sink: EncodingStreamSink
-        if let kept = BodyEncoder.spareSinks.take() {
+        if let kept = box.sink {
+            box.sink = nil
             sink = kept
             sink.restart()
         } else {
@@ -93,20 +95,12 @@ public struct BodyEncoder: Sendable {
         let streamed = (try? sink.write(value)) != nil && !sink.failed
         swap(&writer, &sink.writer)
         sink.finish()
-        if isKnownUniquelyReferenced(&sink), sink.isWorthKeeping { BodyEncoder.spareSinks.keep(sink) }
+        if box.sink == nil, isKnownUniquelyReferenced(&sink), sink.isWorthKeeping { box.sink = sink }
         if streamed { return }
         writer.rewind(to: mark)
         let node = try encodeNode(value)
         node.write(to: &writer)
     }
-
-    /// Each thread's stream sink, kept between encodes (so its buffers and what it learnt of the
-    /// types it writes are reused). Taken out of the slot while in use, so an encode nested in
-    /// a value's `encode(to:)` makes its own, and a sink is only ever used on one thread; put
-    /// back only when nothing else holds it (a value may keep an encoder or a container, which
-    /// refer to the sink). No lock: the slot is the thread's own, and what the sink holds of a
-    /// value is dropped by `finish()` before it is kept.
-    private static let spareSinks = ThreadSpare<EncodingStreamSink>()
 
     /// Encodes `value` to a ``JSONValue``.
     /// - Parameter value: the value.

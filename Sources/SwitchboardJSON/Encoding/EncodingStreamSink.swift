@@ -24,7 +24,7 @@ struct EncodingStreamFallback: Error {}
 /// The state of one streamed encode: the bytes, and the open containers.
 ///
 /// Each thread keeps the sink of its last encode for the next one (``BodyEncoder/encodeJSON(_:into:)``,
-/// ``ThreadSpare``) when nothing else holds it (no encoder or container a value kept) and it is
+/// ``EncodingSinkBox``) when nothing else holds it (no encoder or container a value kept) and it is
 /// small (``isWorthKeeping``), so its buffers are allocated once; a sink something else holds is
 /// never used again once its encode is over.
 ///
