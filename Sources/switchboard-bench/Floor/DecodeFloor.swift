@@ -34,21 +34,6 @@ final class DecodeFloor {
     /// The replayed decodes, with the decode section's checksum.
     @inline(never)
     func loop() -> Int {
-        let decoder = replay
-        decoder.rewind()
-        var sum = 0
-        for kind in kinds {
-            do {
-                switch kind {
-                case .addCartLine: sum &+= try AddCartLine(from: decoder).quantity
-                case .removeCartLine: sum &+= try RemoveCartLine(from: decoder).quantity
-                case .productCartUpdate: sum &+= try ProductCartUpdate(from: decoder).offer.quantity
-                case .wishlistEntryUpdate: sum &+= try WishlistEntryUpdate(from: decoder).isWishlisted ? 1 : 2
-                }
-            } catch {
-                sum &+= 1_000_000
-            }
-        }
-        return sum
+        replay.replayAll(kinds, failed: 1_000_000)
     }
 }

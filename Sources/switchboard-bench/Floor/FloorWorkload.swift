@@ -12,9 +12,7 @@ import SwitchboardCommerce
 /// `…Loop` methods are what is timed (and what `--floor-profile` runs for callgrind).
 final class FloorWorkload {
     /// The event types the reference handlers decode (the other channels' events are bodyless).
-    enum Kind {
-        case addCartLine, removeCartLine, productCartUpdate, wishlistEntryUpdate
-    }
+    typealias Kind = DecodeSection.Kind
 
     /// A reply as its responder made it.
     enum TypedReply {
@@ -173,22 +171,7 @@ final class FloorWorkload {
     /// The floor: the same synthesized `init(from:)` calls, answered by the replay.
     @inline(never)
     func replayDecodeLoop() -> Int {
-        let decoder = replay
-        decoder.rewind()
-        var sum = 0
-        for kind in kinds {
-            do {
-                switch kind {
-                case .addCartLine: sum &+= try AddCartLine(from: decoder).quantity
-                case .removeCartLine: sum &+= try RemoveCartLine(from: decoder).quantity
-                case .productCartUpdate: sum &+= try ProductCartUpdate(from: decoder).offer.quantity
-                case .wishlistEntryUpdate: sum &+= try WishlistEntryUpdate(from: decoder).isWishlisted ? 1 : 2
-                }
-            } catch {
-                sum &+= 7
-            }
-        }
-        return sum
+        replay.replayAll(kinds, failed: 7)
     }
 
     /// The floor with one keyed container per key type, reused (``ContainerCache``).

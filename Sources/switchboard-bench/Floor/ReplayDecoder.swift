@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardCommerce
 
 /// The floor's decoder: it makes no lookup and reads no JSON, but answers every call
 /// synthesized `init(from:)` makes from a queue recorded off the real decoder (one
@@ -176,5 +177,27 @@ final class ReplayDecoder: Decoder, SingleValueDecodingContainer {
             generic: count(generic),
             structured: replayed ? count(generic) - leaves - absent - generic.stopsPassed : structuredRecorded,
             other: count(presence) + count(keys) + count(superDecoders))
+    }
+}
+
+extension ReplayDecoder {
+    /// Rewinds, then decodes one value of each of `kinds` in turn from the replay, as the
+    /// bodies were recorded; returns a checksum of the values, `failed` for each that throws.
+    func replayAll(_ kinds: [DecodeSection.Kind], failed: Int) -> Int {
+        rewind()
+        var sum = 0
+        for kind in kinds {
+            do {
+                switch kind {
+                case .addCartLine: sum &+= try AddCartLine(from: self).quantity
+                case .removeCartLine: sum &+= try RemoveCartLine(from: self).quantity
+                case .productCartUpdate: sum &+= try ProductCartUpdate(from: self).offer.quantity
+                case .wishlistEntryUpdate: sum &+= try WishlistEntryUpdate(from: self).isWishlisted ? 1 : 2
+                }
+            } catch {
+                sum &+= failed
+            }
+        }
+        return sum
     }
 }
